@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build, boot and test Linux 7.2 + this overlay.  See README.md.
+# Downloads and build outputs live in $(UNWIND_CACHE) (default
+# ~/.cache/unwind-user), never in this checkout.
+
+H := harness
+
+.PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
+	sparse harness-selftest patches-import patches-export clean help
+
+all: kernel perf selftests
+
+help:
+	@sed -n 's/^## //p' README.md
+
+deps:
+	@$(H)/deps.sh
+
+tree: deps
+	@$(H)/tree.sh
+
+kernel: tree
+	@$(H)/kernel.sh
+
+perf: tree
+	@$(H)/perf.sh
+
+selftests: kernel
+	@$(H)/selftests.sh
+
+# make run CMD='uname -a'   (a command in the guest)
+# make vm                   (an interactive shell in the guest)
+run: kernel perf selftests
+	@$(H)/vm.sh -t $(or $(TIMEOUT),600) $(CMD)
+
+vm: kernel perf selftests
+	@$(H)/vm.sh -i
+
+demo: kernel perf selftests
+	@$(H)/demo.sh
+
+check:
+	@$(H)/check.sh
+
+checkpatch: tree
+	@$(H)/style.sh checkpatch
+
+sparse: kernel
+	@$(H)/style.sh sparse
+
+harness-selftest: kernel
+	@$(H)/selftest.sh
+
+patches-import:
+	@$(H)/patches.sh import
+
+patches-export:
+	@$(H)/patches.sh export
+
+clean:
+	rm -rf "$${UNWIND_CACHE:-$$HOME/.cache/unwind-user}/build" \
+	       "$${UNWIND_CACHE:-$$HOME/.cache/unwind-user}/results"

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: build everything, boot it, run every test, and end with
+# "N passed, N failed".  Exits non-zero when anything failed.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+mkdir -p "$RESULTS"
+results=$RESULTS/check.results
+logs=$RESULTS/check-logs
+rm -rf "$logs"
+mkdir -p "$logs"
+: > "$results"
+t0=$(date +%s)
+
+record() {	# VERDICT NAME [DETAIL]
+	printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >> "$results"
+	printf '%-5s %s%s\n' "$1" "$2" "${3:+  ($3)}"
+}
+
+# step NAME CMD...: run CMD, log to $logs/NAME.log; PASS/FAIL on its status.
+step() {
+	local name=$1 start=$(date +%s) rc
+	shift
+	"$@" > "$logs/$name.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		record PASS "$name" "$(($(date +%s) - start)) s"
+	else
+		record FAIL "$name" "exit $rc, $logs/$name.log"
+		tail -n 25 "$logs/$name.log" | sed 's/^/    /'
+	fi
+	return $rc
+}
+
+# Prerequisites: without them nothing else can run.
+step deps "$HARNESS/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+step tree "$HARNESS/tree.sh" || { echo "0 passed, 2 failed"; exit 1; }
+
+# Style of everything the series adds: checkpatch --strict.
+step checkpatch "$HARNESS/style.sh" checkpatch
+
+kernel_ok=0
+step kernel "$HARNESS/kernel.sh" && kernel_ok=1
+# sparse (C=2) and W=1 over the C files the series adds or changes.
+[ $kernel_ok = 1 ] && step sparse-w1 "$HARNESS/style.sh" sparse
+step perf "$HARNESS/perf.sh"
+selftests_ok=0
+[ $kernel_ok = 1 ] && step selftests-build "$HARNESS/selftests.sh" && selftests_ok=1
+
+# The unwinder's C compiled in user space: unit tests (plain and under
+# ASan+UBSan), the readelf oracle, the stack-depth check, a fuzz smoke run.
+uu=$SRC/tools/testing/unwind_user
+if [ -d "$uu" ]; then
+	umake=(make -s -C "$uu" OUTPUT="$USER_OUT")
+	if step user-build "${umake[@]}" all; then
+		for t in unit unit-san; do
+			"$USER_OUT/$t" > "$logs/user-$t.log" 2>&1
+			rc=$?
+			"$HARNESS/tap.py" "user/$t" < "$logs/user-$t.log" |
+			while IFS=$'\t' read -r v name detail; do
+				record "$v" "$name" "$detail"
+			done
+			[ $rc -eq 0 ] || record FAIL "user/$t" "exit $rc, $logs/user-$t.log"
+		done
+		step user-oracle "${umake[@]}" run_oracle &&
+			grep '^oracle:' "$logs/user-oracle.log" | sed 's/^/    /'
+		step user-stack "${umake[@]}" run_stack &&
+			grep -i 'stack' "$logs/user-stack.log" | tail -n 2 | sed 's/^/    /'
+		if grep -q '^fuzz_smoke:' "$uu/Makefile"; then
+			step user-fuzz-smoke "${umake[@]}" fuzz_smoke &&
+				tail -n 2 "$logs/user-fuzz-smoke.log" | sed 's/^/    /'
+		fi
+	fi
+fi
+
+# Unit tests of the harness itself: failures must be reported as failures.
+step harness-selftest "$HARNESS/selftest.sh"
+
+# The kselftests, in one boot of the new kernel.
+if [ $selftests_ok = 1 ]; then
+	start=$(date +%s)
+	"$HARNESS/vm.sh" -t 1200 "$SELFTESTS_OUT/install/run_kselftest.sh" \
+		> "$logs/guest.log" 2>&1
+	rc=$?
+	"$HARNESS/tap.py" guest < "$logs/guest.log" | while IFS=$'\t' read -r v name detail; do
+		record "$v" "$name" "$detail"
+	done
+	[ $rc -eq 0 ] || record FAIL guest/run_kselftest "exit $rc, $logs/guest.log"
+	log "guest tests took $(($(date +%s) - start)) s"
+else
+	record FAIL guest "not run: the kernel or the selftests did not build"
+fi
+
+pass=$(grep -c '^PASS' "$results")
+xfail=$(grep -c '^XFAIL' "$results")
+fail=$(grep -c '^FAIL' "$results")
+echo
+if [ "$xfail" -gt 0 ]; then
+	echo "expected failures (XFAIL, counted as passed):"
+	grep '^XFAIL' "$results" | cut -f2 | sed 's/^/  /'
+fi
+echo "check took $(($(date +%s) - t0)) s; logs in $logs"
+echo "$((pass + xfail)) passed, $fail failed"
+[ "$fail" -eq 0 ]

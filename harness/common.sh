@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the harness scripts; sourced, not run.
+
+# Everything downloaded or built lives here, outside the checkout.
+CACHE=${UNWIND_CACHE:-$HOME/.cache/unwind-user}
+# The Linux release the series is tested against; the newest 7.2.x is used
+# (with a message) if the mirror no longer carries this one.
+LINUX_PIN=${LINUX_PIN:-7.2.13-1}
+VNG_PIN=${VNG_PIN:-1.41-1}
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+HARNESS=$REPO/harness
+
+# The top-level directories of a kernel tree; tracked files below them in this
+# repository are the overlay.  Everything else (harness/, patches/, README.md,
+# Makefile, .ci/) is build machinery.
+OVERLAY_DIRS="arch block certs crypto Documentation drivers fs include init
+io_uring ipc kernel lib mm net rust samples security sound tools usr virt"
+
+SRC=$CACHE/src/linux
+KBUILD=$CACHE/build/x86_64
+PERF_OUT=$CACHE/build/perf
+SELFTESTS_OUT=$CACHE/build/selftests
+USER_OUT=$CACHE/build/user
+RESULTS=$CACHE/results
+VNG_DIR=$CACHE/vng
+
+die() { echo "error: $*" >&2; exit 1; }
+log() { echo ">>> $*" >&2; }

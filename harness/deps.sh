@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the host packages the harness needs (Debian bookworm, by name)
+# when missing, and fetch the pinned Linux source and virtme-ng .debs from
+# the newer suites through a private apt state (fetch-deb.sh).  A second
+# run is a no-op.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+pkgs=(build-essential gcc-multilib g++-multilib flex bison bc libelf-dev
+      libssl-dev libdw-dev cpio xz-utils ccache sparse busybox-static
+      qemu-system-x86 python3 python3-argcomplete python3-requests
+      libunwind-dev clang libclang-rt-14-dev binutils gdb rsync)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	log "installing: ${missing[*]}"
+	if [ "$(id -u)" -ne 0 ]; then
+		die "need root to install: ${missing[*]}"
+	fi
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+"$HARNESS/fetch-deb.sh" linux-source-7.2 "$LINUX_PIN" >/dev/null
+"$HARNESS/fetch-deb.sh" virtme-ng "$VNG_PIN" >/dev/null

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Fetch a package from Debian suites newer than the host's (sid, forky,
+# trixie-backports) through a private apt state, so that the system's apt
+# configuration is never touched.  The mirror URI is read from the host's
+# own sources; no host name is written into this repository.
+#
+# usage: fetch-deb.sh PACKAGE [VERSION]
+#   Prints the path of the cached .deb on stdout.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+cache=$CACHE
+pkg=$1
+want=${2:-}
+
+state=$cache/apt-state
+mkdir -p "$state/lists/partial" "$cache/debs"
+
+uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null |
+	tr ' ' '\n' | grep -v -- '-security' | grep -m1 . || true)
+if [ -z "$uri" ]; then
+	uri=$(awk '$1 == "deb" && $0 !~ /security/ { print $2; exit }' \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true)
+fi
+[ -n "$uri" ] || { echo "fetch-deb: no Debian mirror configured on this host" >&2; exit 1; }
+
+cat > "$state/sources.list" <<SRC
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri sid main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri forky main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri trixie-backports main
+SRC
+
+apt_opts=(-o "Dir::Etc::sourcelist=$state/sources.list"
+	  -o "Dir::Etc::sourceparts=/dev/null"
+	  -o "Dir::State::Lists=$state/lists"
+	  -o "Dir::Cache=$state/cache"
+	  -o "APT::Architecture=amd64"
+	  -o "Debug::NoLocking=1"
+	  -o "APT::Sandbox::User=root")
+mkdir -p "$state/cache/archives/partial"
+
+# One list refresh a day is plenty; the pinned version is normally cached.
+stamp=$state/updated
+if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440)" ]; then
+	apt-get "${apt_opts[@]}" -qq update >&2
+	touch "$stamp"
+fi
+
+versions=$(apt-cache "${apt_opts[@]}" madison "$pkg" | awk -F'|' '{gsub(/ /,"",$2); print $2}' | sort -Vr -u)
+[ -n "$versions" ] || { echo "fetch-deb: $pkg not found in sid/forky/trixie-backports" >&2; exit 1; }
+
+ver=
+if [ -n "$want" ]; then
+	ver=$(echo "$versions" | grep -x -- "$want" | head -n1 || true)
+	[ -n "$ver" ] || echo "fetch-deb: $pkg $want is gone, using the newest available" >&2
+fi
+[ -n "$ver" ] || ver=$(echo "$versions" | head -n1)
+
+deb=$(ls "$cache/debs/${pkg}_${ver//:/%3a}_"*.deb 2>/dev/null | head -n1 || true)
+if [ -z "$deb" ]; then
+	(cd "$cache/debs" && apt-get "${apt_opts[@]}" -qq download "$pkg=$ver" >&2)
+	deb=$(ls "$cache/debs/${pkg}_${ver//:/%3a}_"*.deb | head -n1)
+fi
+echo "fetch-deb: $pkg $ver" >&2
+echo "$deb"

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the harness itself: what goes wrong must be reported as a
+# failure, naming the cause, within a bounded time.
+#   - a patch that does not apply stops tree.sh, naming the patch;
+#   - a guest command's exit status reaches the host;
+#   - a guest that hangs is killed and reported (exit 124);
+#   - a guest kernel that panics is reported (exit 125), not passed.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+fail=0
+expect() {	# NAME WANT_RC GOT_RC [OUTPUT-PATTERN OUTPUT]
+	if [ "$2" != "$3" ]; then
+		echo "not ok - $1: exit $3, expected $2"
+		fail=1
+	elif [ $# -ge 5 ] && ! grep -q -- "$4" <<< "$5"; then
+		echo "not ok - $1: output lacks '$4'"
+		fail=1
+	else
+		echo "ok - $1"
+	fi
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A repository whose series holds a patch that cannot apply.
+mkdir -p "$tmp/repo/patches"
+cp -r "$HARNESS" "$tmp/repo/harness"
+cat > "$tmp/repo/patches/0001-broken.patch" <<'PATCH'
+Subject: [PATCH] broken on purpose
+
+--- a/Makefile
++++ b/Makefile
+@@ -1,3 +1,3 @@
+-this line is not in the kernel's Makefile
++nor is this one
+ at all
+PATCH
+echo 0001-broken.patch > "$tmp/repo/patches/series"
+out=$("$tmp/repo/harness/tree.sh" 2>&1)
+expect "a bad patch stops the tree, naming it" 1 $? "patch 0001-broken.patch does not apply" "$out"
+
+out=$("$HARNESS/vm.sh" -t 120 sh -c 'echo hello from the guest; exit 3' 2>&1)
+expect "the guest's exit status and output reach the host" 3 $? "hello from the guest" "$out"
+
+start=$(date +%s)
+out=$("$HARNESS/vm.sh" -t 30 sleep 1000 2>&1)
+rc=$?
+expect "a hung guest is killed and reported" 124 $rc "did not finish" "$out"
+echo "# hang reported after $(($(date +%s) - start)) s"
+
+start=$(date +%s)
+out=$("$HARNESS/vm.sh" -t 120 sh -c 'echo c > /proc/sysrq-trigger; sleep 100' 2>&1)
+rc=$?
+expect "a guest kernel panic is reported" 125 $rc "ended without a result" "$out"
+echo "# panic reported after $(($(date +%s) - start)) s"
+
+exit $fail

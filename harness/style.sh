@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+#   style.sh checkpatch	checkpatch.pl --strict over patches/ and every C
+#			file and header of the overlay
+#   style.sh sparse	sparse (C=2) and W=1 over every C file the series
+#			adds or changes that the kernel build compiles
+# Any finding fails.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+cd "$SRC"
+case "${1:-}" in
+checkpatch)
+	bad=0
+	for p in "$REPO"/patches/*.patch; do
+		[ -f "$p" ] || continue
+		if ! scripts/checkpatch.pl --strict --quiet --no-summary "$p"; then
+			bad=1
+		fi
+	done
+	files=$(cd "$REPO" && git ls-files --cached --others --exclude-standard -- $OVERLAY_DIRS |
+		grep -E '\.[ch]$' || true)
+	for f in $files; do
+		[ -f "$REPO/$f" ] || continue
+		# User-space test code under tools/ cannot use the kernel's
+		# helpers (__noinline, ARRAY_SIZE), names libc's types
+		# (Elf64_Ehdr), and uses volatile on purpose to keep the
+		# optimizer from deleting workloads.
+		ignore=
+		case "$f" in
+		tools/*) ignore=CAMELCASE,PREFER_DEFINED_ATTRIBUTE_MACRO,VOLATILE,ARRAY_SIZE,STATIC_CONST_CHAR_ARRAY ;;
+		esac
+		if ! scripts/checkpatch.pl --strict --quiet --no-summary --no-tree \
+			${ignore:+--ignore $ignore} -f "$REPO/$f"; then
+			bad=1
+		fi
+	done
+	echo "checkpatch: $(echo "$files" | grep -c . || true) files, $(ls "$REPO"/patches/*.patch 2>/dev/null | wc -l) patches"
+	exit $bad
+	;;
+sparse)
+	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+	objs=()
+	for f in $(git diff --name-only --diff-filter=AM pristine HEAD -- '*.c'); do
+		o=${f%.c}.o
+		[ -f "$KBUILD/$o" ] && objs+=("$o")
+	done
+	[ ${#objs[@]} -gt 0 ] || { echo "sparse: no C files of the series are built"; exit 0; }
+	out=$(make -s -C "$SRC" O="$KBUILD" C=2 W=1 CC="ccache gcc" "${objs[@]}" 2>&1) || {
+		echo "$out"; exit 1; }
+	# Rebuild the objects with the normal flags, so that the next kernel
+	# build does not see them as stale (kbuild tracks the command line).
+	make -s -C "$SRC" O="$KBUILD" CC="ccache gcc" "${objs[@]}" >/dev/null 2>&1 || true
+	if echo "$out" | grep -E 'warning:|error:'; then
+		exit 1
+	fi
+	echo "sparse + W=1: ${objs[*]}: clean"
+	;;
+*)
+	echo "usage: $0 checkpatch|sparse" >&2
+	exit 2
+	;;
+esac

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Function symbols of an ELF file, read from its own symbol table: the
+ * truth the tests compare callchains with, independent of any unwinder.
+ */
+#ifndef UNWIND_USER_ELF_SYMS_H
+#define UNWIND_USER_ELF_SYMS_H
+
+#include <stdint.h>
+
+struct elf_sym {
+	uint64_t addr;
+	uint64_t size;
+	char *name;
+};
+
+struct elf_load {
+	uint64_t vaddr, offset, filesz;
+};
+
+struct elf_syms {
+	struct elf_sym *syms;
+	unsigned int nr_syms;
+	struct elf_load loads[16];
+	unsigned int nr_loads;
+	/* First word of the .probe_offsets section, or -1 (see workload.c). */
+	int64_t probe_offset;
+};
+
+int elf_syms_load(struct elf_syms *es, const char *path);
+void elf_syms_free(struct elf_syms *es);
+/* The function containing @vaddr (an ELF virtual address), or NULL. */
+const struct elf_sym *elf_syms_lookup(const struct elf_syms *es, uint64_t vaddr);
+const struct elf_sym *elf_syms_find(const struct elf_syms *es, const char *name);
+/* File offset <-> ELF virtual address, through the PT_LOAD segments. */
+int64_t elf_vaddr_to_offset(const struct elf_syms *es, uint64_t vaddr);
+int64_t elf_offset_to_vaddr(const struct elf_syms *es, uint64_t offset);
+
+#endif

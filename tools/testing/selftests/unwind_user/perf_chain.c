@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Deferred user callchains through perf_event_open() (see perf_chain.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "perf_chain.h"
+
+#define RING_PAGES	256	/* 1 MiB of records: read once, after the run */
+
+static void attr_common(struct perf_event_attr *attr)
+{
+	attr->size = sizeof(*attr);
+	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	attr->exclude_callchain_kernel = 1;
+	attr->defer_callchain = 1;
+	attr->defer_output = 1;
+	attr->sample_id_all = 1;
+	attr->mmap = 1;
+	attr->mmap2 = 1;
+	attr->disabled = 1;
+	attr->enable_on_exec = 1;
+}
+
+int chain_attr_uprobe(struct perf_event_attr *attr, const char *path, uint64_t offset)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
+	int type;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -1;
+	fclose(f);
+	if (type < 0)
+		return -1;
+
+	memset(attr, 0, sizeof(*attr));
+	attr_common(attr);
+	attr->type = type;
+	attr->config1 = (uint64_t)(uintptr_t)path;
+	attr->config2 = offset;
+	attr->sample_period = 1;
+	return 0;
+}
+
+void chain_attr_cpu_clock(struct perf_event_attr *attr, uint64_t period_ns)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr_common(attr);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_CPU_CLOCK;
+	attr->sample_period = period_ns;
+}
+
+static struct chain_sample *new_sample(struct chain_capture *cap)
+{
+	struct chain_sample *s;
+
+	if (!(cap->nr_samples & 63)) {
+		s = realloc(cap->samples, (cap->nr_samples + 64) * sizeof(*s));
+		if (!s)
+			return NULL;
+		cap->samples = s;
+	}
+	s = &cap->samples[cap->nr_samples++];
+	memset(s, 0, sizeof(*s));
+	return s;
+}
+
+/* PERF_SAMPLE_IP | TID | CALLCHAIN, in that order. */
+static int parse_sample(struct chain_capture *cap, const uint64_t *p, const uint64_t *end)
+{
+	struct chain_sample *s = new_sample(cap);
+	uint64_t nr;
+
+	if (!s || end - p < 3)
+		return -ENOMEM;
+	s->ip = p[0];
+	s->pid = (uint32_t)p[1];
+	s->tid = (uint32_t)(p[1] >> 32);
+	nr = p[2];
+	p += 3;
+	if (nr > (uint64_t)(end - p))
+		return -EINVAL;
+	for (uint64_t i = 0; i < nr; i++) {
+		if (p[i] == PERF_CONTEXT_USER_DEFERRED && i + 1 < nr) {
+			s->deferred = true;
+			s->cookie = p[i + 1];
+		}
+	}
+	return 0;
+}
+
+/* Attach a deferred chain to every sample that announced its cookie. */
+static int parse_deferred(struct chain_capture *cap, const uint64_t *p, const uint64_t *end)
+{
+	uint64_t cookie, nr;
+
+	if (end - p < 2)
+		return -EINVAL;
+	cookie = p[0];
+	nr = p[1];
+	p += 2;
+	if (nr > (uint64_t)(end - p))
+		return -EINVAL;
+	cap->nr_deferred++;
+	for (unsigned int i = 0; i < cap->nr_samples; i++) {
+		struct chain_sample *s = &cap->samples[i];
+
+		if (!s->deferred || s->resolved || s->cookie != cookie)
+			continue;
+		s->nr = nr < CHAIN_MAX_IPS ? nr : CHAIN_MAX_IPS;
+		memcpy(s->ips, p, s->nr * sizeof(*p));
+		s->resolved = true;
+	}
+	return 0;
+}
+
+static void parse_mmap2(struct chain_capture *cap, const struct perf_event_header *h)
+{
+	const struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		uint64_t addr, len, pgoff;
+		uint32_t maj, min;
+		uint64_t ino, ino_gen;
+		uint32_t prot, flags;
+		char filename[];
+	} *m = (const void *)h;
+	struct chain_mmap *cm;
+
+	if (cap->nr_maps >= sizeof(cap->maps) / sizeof(cap->maps[0]) ||
+	    h->size <= sizeof(*m))
+		return;
+	cm = &cap->maps[cap->nr_maps++];
+	cm->pid = m->pid;
+	cm->start = m->addr;
+	cm->len = m->len;
+	cm->pgoff = m->pgoff;
+	snprintf(cm->path, sizeof(cm->path), "%.*s",
+		 (int)(h->size - sizeof(*m)), m->filename);
+}
+
+/*
+ * Two passes over the records: samples and mappings first, deferred chains
+ * second, so that a chain finds its samples whatever ring each came through.
+ */
+static int parse_records(struct chain_capture *cap, const unsigned char *data,
+			 size_t size, bool deferred_pass)
+{
+	size_t off = 0;
+	int ret = 0;
+
+	while (!ret && off + sizeof(struct perf_event_header) <= size) {
+		const struct perf_event_header *h = (const void *)(data + off);
+		const uint64_t *body = (const void *)(h + 1);
+		const uint64_t *end = (const void *)(data + off + h->size);
+
+		if (h->size < sizeof(*h) || off + h->size > size)
+			return -EINVAL;
+		if (deferred_pass) {
+			if (h->type == PERF_RECORD_CALLCHAIN_DEFERRED)
+				ret = parse_deferred(cap, body, end);
+		} else if (h->type == PERF_RECORD_SAMPLE) {
+			ret = parse_sample(cap, body, end);
+		} else if (h->type == PERF_RECORD_MMAP2) {
+			parse_mmap2(cap, h);
+		} else if (h->type == PERF_RECORD_LOST) {
+			cap->lost += body[1];
+		}
+		off += h->size;
+	}
+	return ret;
+}
+
+/* Append the records of one ring to @buf, unwrapping it. */
+static int read_ring(void *ring, size_t data_size, unsigned char **buf, size_t *len)
+{
+	struct perf_event_mmap_page *pg = ring;
+	const unsigned char *data = (const unsigned char *)ring + pg->data_offset;
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pg->data_tail;
+	size_t n = head - tail;
+	unsigned char *p;
+
+	if (n > data_size)
+		return -EOVERFLOW;
+	p = realloc(*buf, *len + n + 1);
+	if (!p)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		p[*len + i] = data[(tail + i) % data_size];
+	*buf = p;
+	*len += n;
+	return 0;
+}
+
+#define MAX_RINGS	64
+
+int chain_run(struct chain_capture *cap, struct perf_event_attr *attr,
+	      char *const argv[], bool inherit)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	size_t ring_size = (RING_PAGES + 1) * page;
+	int go[2], status, fds[MAX_RINGS], nr = 0, ret = 0;
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	void *rings[MAX_RINGS];
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	pid_t pid;
+	char c;
+
+	memset(cap, 0, sizeof(*cap));
+	if (ncpus < 1 || ncpus > MAX_RINGS)
+		return -ERANGE;
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		/* Wait until the events are attached, then exec (which enables them). */
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(go[0]);
+
+	/*
+	 * An inherited per-task event cannot be mmap()ed: follow children with
+	 * one event per CPU, as perf record does.
+	 */
+	attr->inherit = inherit;
+	for (long cpu = inherit ? 0 : -1; cpu < (inherit ? ncpus : 0); cpu++) {
+		fds[nr] = syscall(SYS_perf_event_open, attr, pid, cpu, -1,
+				  PERF_FLAG_FD_CLOEXEC);
+		if (fds[nr] < 0) {
+			ret = -errno;
+			break;
+		}
+		rings[nr] = mmap(NULL, ring_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 fds[nr], 0);
+		if (rings[nr] == MAP_FAILED) {
+			ret = -errno;
+			close(fds[nr]);
+			break;
+		}
+		nr++;
+	}
+	if (ret || write(go[1], "g", 1) != 1)
+		kill(pid, SIGKILL);
+	close(go[1]);
+	if (waitpid(pid, &status, 0) != pid)
+		status = -1;
+	cap->exit_status = status;
+
+	for (int i = 0; i < nr; i++) {
+		if (!ret)
+			ret = read_ring(rings[i], ring_size - page, &buf, &len);
+		munmap(rings[i], ring_size);
+		close(fds[i]);
+	}
+	if (!ret)
+		ret = parse_records(cap, buf, len, false);
+	if (!ret)
+		ret = parse_records(cap, buf, len, true);
+	free(buf);
+	return ret;
+}
+
+void chain_free(struct chain_capture *cap)
+{
+	free(cap->samples);
+	memset(cap, 0, sizeof(*cap));
+}
+
+const struct chain_mmap *chain_find_map(const struct chain_capture *cap,
+					uint32_t pid, uint64_t ip)
+{
+	/* The newest mapping wins: an address range can be mapped again. */
+	for (unsigned int i = cap->nr_maps; i-- > 0;) {
+		const struct chain_mmap *m = &cap->maps[i];
+
+		if ((!pid || m->pid == pid) && ip >= m->start && ip - m->start < m->len)
+			return m;
+	}
+	return NULL;
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A program with a known call path, main -> a -> b -> c -> d, for checking
+ * user callchains against the truth.  Built once with frame pointers and
+ * once without (see the Makefile); the tests resolve the addresses of a..d
+ * from this file's own symbol table.
+ *
+ *   workload calls N		call the chain N times; d returns at once
+ *   workload spin MS		call the chain once; d spins for MS ms of CPU time
+ *   workload threads N MS	the same in N threads (thread_main -> a -> ...)
+ *   workload fork MS		the same in a forked child (main -> a -> ...)
+ *   workload exec PROG MS	exec PROG spin MS (registrations are replaced)
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * noinline/noclone keep each function a real, separately named symbol; the
+ * empty asm after each call leaves an instruction behind the call, so that
+ * no call becomes a tail call; the distinct constants keep identical-code
+ * folding from merging a, b and c.
+ */
+#define WORKLOAD_FN	__attribute__((noinline, noclone, used))
+static inline void after_call(void)
+{
+	asm volatile("" ::: "memory");
+}
+
+volatile unsigned long sink;
+
+static double cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/*
+ * A probe point past d's prologue, where the frame is set up: a nop, which
+ * uprobes emulate instead of single-stepping it out of line.  Its offset in
+ * d goes to a section of its own; a symbol would change how perf names the
+ * addresses after it.  Inlined even at -O0: it must land in d.
+ */
+static inline __attribute__((always_inline)) void probe_point_in_d(void)
+{
+	asm volatile("1: nop\n"
+		     ".pushsection .probe_offsets, \"\", @progbits\n"
+		     ".long 1b - d\n"
+		     ".popsection");
+}
+
+WORKLOAD_FN void d(unsigned long spin_ms)
+{
+	/* A local whose address escapes: d needs a stack frame of its own. */
+	volatile char buf[32];
+	double end;
+
+	buf[0] = 1;
+	asm volatile("" : : "r"(buf) : "memory");
+	probe_point_in_d();
+	if (!spin_ms)
+		return;
+	end = cpu_ms() + spin_ms;
+	do {
+		for (unsigned long i = 0; i < 100000; i++)
+			sink += i * buf[0];
+	} while (cpu_ms() < end);
+}
+
+WORKLOAD_FN void c(unsigned long spin_ms)
+{
+	d(spin_ms);
+	after_call();
+	sink += 3;
+}
+
+WORKLOAD_FN void b(unsigned long spin_ms)
+{
+	c(spin_ms);
+	after_call();
+	sink += 2;
+}
+
+WORKLOAD_FN void a(unsigned long spin_ms)
+{
+	b(spin_ms);
+	after_call();
+	sink += 1;
+}
+
+WORKLOAD_FN void *thread_main(void *arg)
+{
+	a((unsigned long)arg);
+	after_call();
+	return NULL;
+}
+
+static int run_threads(unsigned long n, unsigned long ms)
+{
+	pthread_t t[64];
+
+	if (n > 64)
+		return 2;
+	for (unsigned long i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, thread_main, (void *)ms))
+			return 1;
+	for (unsigned long i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+
+static int run_fork(unsigned long ms)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return 1;
+	if (!pid) {
+		a(ms);
+		after_call();
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 1;
+	return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "calls")) {
+		unsigned long n = strtoul(argv[2], NULL, 0);
+
+		for (unsigned long i = 0; i < n; i++)
+			a(0);
+		after_call();
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "spin")) {
+		a(strtoul(argv[2], NULL, 0));
+		after_call();
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "threads"))
+		return run_threads(strtoul(argv[2], NULL, 0), strtoul(argv[3], NULL, 0));
+	if (argc == 3 && !strcmp(argv[1], "fork"))
+		return run_fork(strtoul(argv[2], NULL, 0));
+	if (argc == 4 && !strcmp(argv[1], "exec")) {
+		execl(argv[2], argv[2], "spin", argv[3], (char *)NULL);
+		perror("execl");
+		return 1;
+	}
+	fprintf(stderr, "usage: %s calls N | spin MS | threads N MS | fork MS | %s\n",
+		argv[0], "exec PROG MS");
+	return 2;
+}
