@@ -7,7 +7,8 @@
 H := harness
 
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
-	sparse harness-selftest patches-import patches-export clean help
+	sparse harness-selftest patches-import patches-export clean help \
+	unit fuzz bench
 
 all: kernel perf selftests
 
@@ -42,6 +43,17 @@ demo: kernel perf selftests
 
 check:
 	@$(H)/check.sh
+
+# The unwinder's C in user space: unit + oracle tests, a long fuzz run
+# (FUZZ_SECONDS=600 by default), the unwinding benchmark.
+unit: tree
+	@$(H)/user.sh run_tests
+
+fuzz: tree
+	@$(H)/user.sh fuzz $(if $(FUZZ_SECONDS),FUZZ_SECONDS=$(FUZZ_SECONDS))
+
+bench: tree
+	@$(H)/user.sh bench
 
 checkpatch: tree
 	@$(H)/style.sh checkpatch

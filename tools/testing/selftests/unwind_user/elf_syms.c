@@ -110,6 +110,47 @@ out:
 	return ret;
 }
 
+int elf_section(const char *path, const char *name, int64_t *off, int64_t *size)
+{
+	const Elf64_Shdr *sh, *strs;
+	const Elf64_Ehdr *eh;
+	unsigned char *img;
+	struct stat st;
+	int fd, ret = -1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(*eh)) {
+		close(fd);
+		return -1;
+	}
+	img = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (img == MAP_FAILED)
+		return -1;
+	eh = (const void *)img;
+	if (eh->e_shoff + eh->e_shnum * sizeof(*sh) > (size_t)st.st_size ||
+	    eh->e_shstrndx >= eh->e_shnum)
+		goto out;
+	sh = (const void *)(img + eh->e_shoff);
+	strs = &sh[eh->e_shstrndx];
+	if (strs->sh_offset + strs->sh_size > (size_t)st.st_size)
+		goto out;
+	for (int i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_name >= strs->sh_size ||
+		    strcmp((const char *)img + strs->sh_offset + sh[i].sh_name, name))
+			continue;
+		*off = sh[i].sh_offset;
+		*size = sh[i].sh_size;
+		ret = 0;
+		break;
+	}
+out:
+	munmap(img, st.st_size);
+	return ret;
+}
+
 void elf_syms_free(struct elf_syms *es)
 {
 	for (unsigned int i = 0; i < es->nr_syms; i++)

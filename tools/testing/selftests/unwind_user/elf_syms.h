@@ -28,6 +28,8 @@ struct elf_syms {
 };
 
 int elf_syms_load(struct elf_syms *es, const char *path);
+/* File offset and size of section @name of @path: 0, or -1. */
+int elf_section(const char *path, const char *name, int64_t *off, int64_t *size);
 void elf_syms_free(struct elf_syms *es);
 /* The function containing @vaddr (an ELF virtual address), or NULL. */
 const struct elf_sym *elf_syms_lookup(const struct elf_syms *es, uint64_t vaddr);

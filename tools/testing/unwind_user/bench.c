@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How fast is the .eh_frame unwinder, next to the alternatives?  Unwind
+ * this process's own live stack, 64 distinct functions deep (bench_rec.c),
+ * with:
+ *
+ *  (a) this project's engine: eh_frame_find_frame() and the kernel's rule
+ *      application (walk.c), reading memory through the fake
+ *      copy_from_user(), whose regions here map to themselves: each loaded
+ *      object's .eh_frame_hdr and .eh_frame, and the stack;
+ *  (b) a frame-pointer walk, over the same recursion built with frame
+ *      pointers;
+ *  (c) libunwind's unw_backtrace();
+ *  (d) libgcc's _Unwind_Backtrace().
+ *
+ * and print the frames each found and the ns per frame (median of
+ * BENCH_RUNS runs), with ratios to the frame-pointer walk.  It prints
+ * figures, not verdicts; it only fails if a method finds fewer than 64
+ * frames or the engine's return addresses for the recursion differ from
+ * _Unwind_Backtrace's, the independent truth.
+ *
+ * The engine caches nothing yet: every frame is a binary search of
+ * .eh_frame_hdr, an FDE and CIE decode and a CFI evaluation, and every
+ * read is a copy_from_user() (here a search of the region table and a
+ * memcpy(); in the kernel, a user access with its fault handling).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unwind.h>
+#include <libunwind.h>
+
+#include "../../../kernel/unwind/eh_frame.h"
+#include "bench.h"
+#include "fake_user.h"
+#include "walk.h"
+
+#define MAX_FRAMES	256
+/* All but one region of the fake address space; that one is the stack. */
+#define MAX_OBJECTS	(FAKE_USER_MAX_REGIONS - 1)
+#define BENCH_RUNS	9
+/* Each timed run lasts about this long. */
+#define RUN_NS		20000000.0
+
+static const struct eh_frame_regs regs_x86_64 = { .sp = 7, .fp = 6, .ra = 16 };
+
+/* A loaded object with an .eh_frame_hdr, as the kernel's registry has it. */
+struct object {
+	unsigned long		text_start;
+	unsigned long		text_end;
+	struct eh_frame_section	sec;
+};
+
+static struct object objects[MAX_OBJECTS];
+static unsigned int nr_objects, nr_mapped;
+static unsigned long stack_lo, stack_hi;
+static bool stack_mapped;
+static int engine_stop;		/* why the engine's last walk ended */
+
+/* libgcc's unwinder, from libgcc_s: libunwind exports these names too. */
+static _Unwind_Reason_Code (*gcc_backtrace)(_Unwind_Trace_Fn fn, void *arg);
+static _Unwind_Ptr (*gcc_get_ip)(struct _Unwind_Context *ctx);
+
+struct method {
+	const char	*name;
+	int		(*unwind)(unsigned long frame, unsigned long *ips, int max);
+	unsigned long	ips[MAX_FRAMES];	/* from the first, untimed run */
+	int		frames;
+	double		ns_per_frame;
+};
+
+/* Register one object: its text, and its .eh_frame_hdr to the end of the data. */
+static int add_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	unsigned long hdr = 0, hdr_size = 0, data_end = 0;
+	unsigned long text_start = ~0UL, text_end = 0, start;
+	struct object *obj = &objects[nr_objects];
+	const char *name = info->dlpi_name[0] ? info->dlpi_name : "(main)";
+	int i, ret;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
+
+		start = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_GNU_EH_FRAME) {
+			hdr = start;
+			hdr_size = ph->p_memsz;
+		} else if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			if (start < text_start)
+				text_start = start;
+			if (start + ph->p_memsz > text_end)
+				text_end = start + ph->p_memsz;
+		}
+	}
+	/* .eh_frame follows .eh_frame_hdr in their segment: reads stop at its end. */
+	for (i = 0; hdr && i < info->dlpi_phnum; i++) {
+		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
+
+		start = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && hdr >= start &&
+		    hdr < start + ph->p_filesz)
+			data_end = start + ph->p_filesz;
+	}
+	if (!data_end || text_start >= text_end)
+		return 0;
+	if (nr_mapped == MAX_OBJECTS) {
+		fprintf(stderr, "bench: %s: too many objects\n", name);
+		return 0;
+	}
+
+	/* The section's "user" addresses are its real ones. */
+	fake_user_map(hdr, (const void *)hdr, data_end - hdr);
+	nr_mapped++;
+	ret = eh_frame_section_init(&obj->sec, hdr, hdr_size, text_start,
+				    text_end, data_end, sizeof(long));
+	if (ret) {
+		fprintf(stderr, "bench: %s: eh_frame_section_init: %d\n", name, ret);
+		return 0;
+	}
+	obj->text_start = text_start;
+	obj->text_end = text_end;
+	nr_objects++;
+	return 0;
+}
+
+static const struct object *find_object(unsigned long pc)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_objects; i++) {
+		if (pc >= objects[i].text_start && pc < objects[i].text_end)
+			return &objects[i];
+	}
+	return NULL;
+}
+
+/* (a) This project's engine, from the registers at a point in this function. */
+static noinline int
+engine_unwind(unsigned long frame, unsigned long *ips, int max)
+{
+	struct walk_state st = { .ws = sizeof(long), .topmost = true };
+	struct unwind_user_frame rules;
+	const struct object *obj;
+	unsigned long pc;
+	int n = 0;
+
+	/* A pc, and the sp and fp that its CFI row describes. */
+	asm volatile("lea 1f(%%rip), %0\n1:\n\t"
+		     "mov %%rsp, %1\n\t"
+		     "mov %%rbp, %2"
+		     : "=r" (st.ip), "=r" (st.sp), "=r" (st.fp));
+
+	/* Map the live stack from here up, once: no later call is deeper. */
+	if (!stack_mapped) {
+		fake_user_map(st.sp, (const void *)st.sp, stack_hi - st.sp);
+		stack_mapped = true;
+	}
+
+	while (n < max) {
+		ips[n++] = st.ip;
+		/* A caller's pc is inside its call instruction. */
+		pc = st.topmost ? st.ip : st.ip - 1;
+		obj = find_object(pc);
+		if (!obj) {
+			engine_stop = -ENOENT;
+			break;
+		}
+		engine_stop = eh_frame_find_frame(&obj->sec, &regs_x86_64, pc,
+						  &rules);
+		if (engine_stop)
+			break;
+		engine_stop = walk_next(&st, &rules);
+		if (engine_stop || st.done)
+			break;
+	}
+	return n;
+}
+
+/* (b) Frame pointers, from the frame record of bottom() in the fp build. */
+static noinline int
+fp_unwind(unsigned long frame, unsigned long *ips, int max)
+{
+	const unsigned long *rec;
+	int n = 0;
+
+	/* The checks a real frame-pointer walk makes: on the stack, upwards. */
+	while (n < max && frame >= stack_lo && frame <= stack_hi - 16 &&
+	       !(frame & 7)) {
+		rec = (const unsigned long *)frame;
+		ips[n++] = rec[1];
+		if (rec[0] <= frame)
+			break;
+		frame = rec[0];
+	}
+	return n;
+}
+
+/* (c) libunwind */
+static noinline int
+libunwind_unwind(unsigned long frame, unsigned long *ips, int max)
+{
+	return unw_backtrace((void **)ips, max);
+}
+
+/* (d) libgcc */
+struct gcc_trace {
+	unsigned long	*ips;
+	int		n;
+	int		max;
+};
+
+static _Unwind_Reason_Code gcc_trace_fn(struct _Unwind_Context *ctx, void *arg)
+{
+	struct gcc_trace *t = arg;
+
+	if (t->n == t->max)
+		return _URC_END_OF_STACK;
+	/*
+	 * Past the outermost frame (RA undefined) libgcc calls once more,
+	 * with ip 0: that is no frame.
+	 */
+	t->ips[t->n] = gcc_get_ip(ctx);
+	if (!t->ips[t->n])
+		return _URC_END_OF_STACK;
+	t->n++;
+	return _URC_NO_REASON;
+}
+
+static noinline int
+libgcc_unwind(unsigned long frame, unsigned long *ips, int max)
+{
+	struct gcc_trace t = { .ips = ips, .max = max };
+
+	gcc_backtrace(gcc_trace_fn, &t);
+	return t.n;
+}
+
+static struct method methods[] = {
+	{ .name = "frame pointers (fp build)", .unwind = fp_unwind },
+	{ .name = "eh_frame engine (no cache)", .unwind = engine_unwind },
+	{ .name = "libunwind unw_backtrace", .unwind = libunwind_unwind },
+	{ .name = "libgcc _Unwind_Backtrace", .unwind = libgcc_unwind },
+};
+
+enum { M_FP, M_ENGINE, M_LIBUNWIND, M_LIBGCC };
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Time @m: BENCH_RUNS runs of about RUN_NS each; keep the median. */
+static noinline void
+measure(struct method *m, unsigned long frame)
+{
+	static unsigned long scratch[MAX_FRAMES];
+	double runs[BENCH_RUNS], t0, t;
+	unsigned long iters = 1, i;
+	int r;
+
+	m->frames = m->unwind(frame, m->ips, MAX_FRAMES);
+	if (m->frames <= 0)
+		return;
+
+	/* Enough iterations for a tenth of a run, then scale up. */
+	for (;;) {
+		t0 = now_ns();
+		for (i = 0; i < iters; i++)
+			m->unwind(frame, scratch, MAX_FRAMES);
+		t = now_ns() - t0;
+		if (t >= RUN_NS / 10)
+			break;
+		iters *= 2;
+	}
+	iters = iters * (RUN_NS / t) + 1;
+
+	for (r = 0; r < BENCH_RUNS; r++) {
+		t0 = now_ns();
+		for (i = 0; i < iters; i++)
+			m->unwind(frame, scratch, MAX_FRAMES);
+		runs[r] = (now_ns() - t0) / iters / m->frames;
+	}
+	qsort(runs, BENCH_RUNS, sizeof(runs[0]), cmp_double);
+	m->ns_per_frame = runs[BENCH_RUNS / 2];
+}
+
+/* The return address into omit_rec_63(): where the recursion starts, upwards. */
+static unsigned long anchor;
+static double engine_copies, engine_bytes;
+
+static int dwarf_bottom(struct bench_ctx *ctx, unsigned long ra,
+			unsigned long frame)
+{
+	static unsigned long scratch[MAX_FRAMES];
+	struct method *e = &methods[M_ENGINE];
+	int n;
+
+	anchor = ra;
+	measure(e, frame);
+	measure(&methods[M_LIBUNWIND], frame);
+	measure(&methods[M_LIBGCC], frame);
+
+	/* What one walk of the engine asks of copy_from_user(). */
+	fake_user_copies = 0;
+	fake_user_bytes = 0;
+	n = e->unwind(frame, scratch, MAX_FRAMES);
+	if (n > 0) {
+		engine_copies = (double)fake_user_copies / n;
+		engine_bytes = (double)fake_user_bytes / n;
+	}
+	return 0;
+}
+
+static int fp_bottom(struct bench_ctx *ctx, unsigned long ra,
+		     unsigned long frame)
+{
+	measure(&methods[M_FP], frame);
+	return 0;
+}
+
+static int find_ip(const struct method *m, unsigned long ip)
+{
+	int i;
+
+	for (i = 0; i < m->frames; i++) {
+		if (m->ips[i] == ip)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Compare @m's return addresses from the anchor up with libgcc's: return
+ * how many agree in a row, and set *@rest to how many libgcc has there.
+ */
+static int agree(const struct method *m, int *rest)
+{
+	const struct method *g = &methods[M_LIBGCC];
+	int i = find_ip(m, anchor), j = find_ip(g, anchor), k = 0;
+
+	*rest = j < 0 ? 0 : g->frames - j;
+	if (i < 0 || j < 0)
+		return 0;
+	while (i + k < m->frames && j + k < g->frames &&
+	       m->ips[i + k] == g->ips[j + k])
+		k++;
+	return k;
+}
+
+static int setup(void)
+{
+	pthread_attr_t attr;
+	void *libgcc, *addr;
+	size_t size;
+
+	libgcc = dlopen("libgcc_s.so.1", RTLD_NOW);
+	if (libgcc) {
+		gcc_backtrace = dlsym(libgcc, "_Unwind_Backtrace");
+		gcc_get_ip = dlsym(libgcc, "_Unwind_GetIP");
+	}
+	if (!gcc_backtrace || !gcc_get_ip) {
+		fprintf(stderr, "bench: libgcc_s: %s\n", dlerror());
+		return -1;
+	}
+
+	if (pthread_getattr_np(pthread_self(), &attr) ||
+	    pthread_attr_getstack(&attr, &addr, &size)) {
+		fprintf(stderr, "bench: no stack bounds\n");
+		return -1;
+	}
+	pthread_attr_destroy(&attr);
+	stack_lo = (unsigned long)addr;
+	stack_hi = stack_lo + size;
+
+	fake_user_reset();
+	dl_iterate_phdr(add_object, NULL);
+	return 0;
+}
+
+int main(void)
+{
+	struct bench_ctx ctx;
+	const struct method *fp = &methods[M_FP];
+	int i, same, rest, ok = 1;
+
+	if (setup())
+		return 2;
+
+	ctx.bottom = dwarf_bottom;
+	omit_recurse(&ctx);
+	ctx.bottom = fp_bottom;
+	fp_recurse(&ctx);
+
+	printf("Unwinding a live stack %d distinct functions deep (+ the frames\n"
+	       "above and below), gcc -O2; median of %d runs; %u objects\n"
+	       "registered with the engine\n\n",
+	       BENCH_DEPTH, BENCH_RUNS, nr_objects);
+	printf("%-28s %7s %10s %10s %9s\n", "method", "frames", "ns/frame",
+	       "ns/walk", "vs fp");
+	for (i = 0; i < (int)ARRAY_SIZE(methods); i++) {
+		const struct method *m = &methods[i];
+
+		printf("%-28s %7d %10.1f %10.0f %8.1fx\n", m->name, m->frames,
+		       m->ns_per_frame, m->ns_per_frame * m->frames,
+		       fp->ns_per_frame > 0 ? m->ns_per_frame / fp->ns_per_frame : 0);
+		if (m->frames < BENCH_DEPTH) {
+			printf("FAIL: %s found %d frames, fewer than %d\n",
+			       m->name, m->frames, BENCH_DEPTH);
+			ok = 0;
+		}
+	}
+	printf("\nengine: %.1f copy_from_user() calls and %.0f bytes per frame\n",
+	       engine_copies, engine_bytes);
+	printf("engine: walk ended with %d%s\n", engine_stop,
+	       engine_stop ? "" : " (outermost frame: RA undefined)");
+
+	same = agree(&methods[M_ENGINE], &rest);
+	printf("engine vs _Unwind_Backtrace: %d of %d return addresses from rec_63 up agree\n",
+	       same, rest);
+	if (same < BENCH_DEPTH) {
+		printf("FAIL: the engine's return addresses differ from _Unwind_Backtrace's\n");
+		ok = 0;
+	}
+	same = agree(&methods[M_LIBUNWIND], &rest);
+	printf("libunwind vs _Unwind_Backtrace: %d of %d agree (for information)\n",
+	       same, rest);
+	return ok ? 0 : 1;
+}

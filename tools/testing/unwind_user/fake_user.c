@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * copy_from_user() over a table of mapped regions.  Like the kernel's, it
+ * copies up to the first byte that faults and returns how many it did not
+ * copy.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/uaccess.h>
+
+#include "fake_user.h"
+
+struct fake_region {
+	unsigned long addr;
+	unsigned long len;
+	const unsigned char *data;
+};
+
+static struct fake_region regions[FAKE_USER_MAX_REGIONS];
+static unsigned int nr_regions;
+
+unsigned long fake_user_copies;
+unsigned long fake_user_bytes;
+
+void fake_user_reset(void)
+{
+	nr_regions = 0;
+	fake_user_copies = 0;
+	fake_user_bytes = 0;
+}
+
+int fake_user_map(unsigned long addr, const void *data, unsigned long len)
+{
+	if (nr_regions == FAKE_USER_MAX_REGIONS) {
+		fprintf(stderr, "fake_user: too many regions\n");
+		abort();
+	}
+	if (!len)
+		return 0;
+	regions[nr_regions].addr = addr;
+	regions[nr_regions].len = len;
+	regions[nr_regions].data = data;
+	nr_regions++;
+	return 0;
+}
+
+static const struct fake_region *fake_user_find(unsigned long addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_regions; i++) {
+		if (addr >= regions[i].addr &&
+		    addr - regions[i].addr < regions[i].len)
+			return &regions[i];
+	}
+	return NULL;
+}
+
+unsigned long copy_from_user(void *to, const void __user *from,
+			     unsigned long n)
+{
+	unsigned long addr = (unsigned long)from;
+	unsigned char *dst = to;
+
+	fake_user_copies++;
+	fake_user_bytes += n;
+
+	while (n) {
+		const struct fake_region *r = fake_user_find(addr);
+		unsigned long off, chunk;
+
+		if (!r)
+			break;
+		off = addr - r->addr;
+		chunk = r->len - off;
+		if (chunk > n)
+			chunk = n;
+		memcpy(dst, r->data + off, chunk);
+		dst += chunk;
+		addr += chunk;
+		n -= chunk;
+	}
+	return n;
+}

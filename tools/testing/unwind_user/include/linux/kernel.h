@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* User space stand-in for the parts of <linux/kernel.h> the unwinder uses. */
+#ifndef _UNWIND_TEST_LINUX_KERNEL_H
+#define _UNWIND_TEST_LINUX_KERNEL_H
+
+#include <limits.h>
+#include <linux/types.h>
+
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+#define noinline		__attribute__((__noinline__))
+#define noinline_for_stack	noinline
+#ifndef __always_inline
+#define __always_inline		inline __attribute__((__always_inline__))
+#endif
+
+#define U8_MAX			((u8)~0U)
+#define U16_MAX			((u16)~0U)
+#define U32_MAX			((u32)~0U)
+#define U64_MAX			((u64)~0ULL)
+#define S32_MAX			((s32)(U32_MAX >> 1))
+#define S32_MIN			((s32)(-S32_MAX - 1))
+#define S64_MAX			((s64)(U64_MAX >> 1))
+#define S64_MIN			((s64)(-S64_MAX - 1))
+
+/* As <linux/build_bug.h>: the message is optional. */
+#define static_assert(expr, ...) __static_assert(expr, ##__VA_ARGS__, #expr)
+#define __static_assert(expr, msg, ...) _Static_assert(expr, msg)
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define ALIGN(x, a)		(((x) + ((__typeof__(x))(a) - 1)) & \
+				 ~((__typeof__(x))(a) - 1))
+
+#define min_t(type, x, y)	({ type __x = (x); type __y = (y);	\
+				   __x < __y ? __x : __y; })
+#define max_t(type, x, y)	({ type __x = (x); type __y = (y);	\
+				   __x > __y ? __x : __y; })
+
+#endif

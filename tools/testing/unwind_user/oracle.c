@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Look up frames in a real ELF file with the kernel's .eh_frame code.
+ *
+ *	oracle FILE < pcs
+ *
+ * The PT_LOAD segments of FILE are placed in the fake user address space at
+ * their p_vaddr (plus a bias for ET_DYN objects, so that nothing depends on
+ * being loaded at 0), PT_GNU_EH_FRAME gives .eh_frame_hdr, and each line of
+ * input (a pc in hex, as in the file) is answered with one line:
+ *
+ *	PC ERR			for an error (ENOENT, EFAULT, EINVAL, EOPNOTSUPP)
+ *	PC ok CFA RA FP		the rules, in oracle.py's notation
+ *
+ * where a rule is "sp+8", "fp+16", "r10+0" (register + offset), "*sp+8" (the
+ * value saved there), "c-8" (saved at CFA - 8), "v+8" (CFA + 8), "same" or
+ * "undef".  The first line is "init ERR" or "init ok".
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../kernel/unwind/eh_frame.h"
+#include "fake_user.h"
+
+static const struct eh_frame_regs regs_x86_64 = { .sp = 7, .fp = 6, .ra = 16 };
+static const struct eh_frame_regs regs_i386 = { .sp = 4, .fp = 5, .ra = 8 };
+
+struct segment {
+	unsigned long vaddr, filesz, memsz;
+	unsigned long offset;
+	unsigned int flags;
+};
+
+static const char *err_name(int err)
+{
+	switch (err) {
+	case -ENOENT: return "ENOENT";
+	case -EFAULT: return "EFAULT";
+	case -EINVAL: return "EINVAL";
+	case -EOPNOTSUPP: return "EOPNOTSUPP";
+	}
+	return "E?";
+}
+
+static void fmt_reg(char *buf, const struct unwind_user_rule *r)
+{
+	switch (r->reg) {
+	case UNWIND_USER_REG_SP:
+		sprintf(buf, "sp%+d", r->off);
+		break;
+	case UNWIND_USER_REG_FP:
+		sprintf(buf, "fp%+d", r->off);
+		break;
+	default:
+		sprintf(buf, "r%u%+d", r->regno, r->off);
+	}
+}
+
+static const char *fmt_rule(char *buf, const struct unwind_user_rule *r)
+{
+	switch (r->type) {
+	case UNWIND_USER_RULE_RETAIN:
+		return "same";
+	case UNWIND_USER_RULE_UNDEFINED:
+		return "undef";
+	case UNWIND_USER_RULE_CFA_OFF_DEREF:
+		sprintf(buf, "c%+d", r->off);
+		return buf;
+	case UNWIND_USER_RULE_CFA_OFF:
+		sprintf(buf, "v%+d", r->off);
+		return buf;
+	case UNWIND_USER_RULE_REG_OFF:
+		fmt_reg(buf, r);
+		return buf;
+	case UNWIND_USER_RULE_REG_OFF_DEREF:
+		buf[0] = '*';
+		fmt_reg(buf + 1, r);
+		return buf;
+	}
+	return "?";
+}
+
+static void *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	void *data;
+	long len = -1;
+
+	if (f && !fseek(f, 0, SEEK_END))
+		len = ftell(f);
+	if (len < 0 || fseek(f, 0, SEEK_SET)) {
+		perror(path);
+		exit(2);
+	}
+	data = malloc(len);
+	if (!data || fread(data, 1, len, f) != (size_t)len) {
+		perror(path);
+		exit(2);
+	}
+	fclose(f);
+	*size = len;
+	return data;
+}
+
+int main(int argc, char **argv)
+{
+	struct segment segs[32];
+	unsigned char *mem[32];
+	unsigned int nr_segs = 0, i, ptr_size;
+	unsigned long bias = 0, hdr = 0, hdr_size = 0, eh_end = 0;
+	unsigned long text_start = ~0UL, text_end = 0;
+	const struct eh_frame_regs *regs;
+	struct eh_frame_section sec;
+	unsigned long lookups = 0;
+	unsigned char *file;
+	char line[128];
+	size_t size;
+	int ret;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s ELF < pcs\n", argv[0]);
+		return 2;
+	}
+	file = read_file(argv[1], &size);
+	if (size < sizeof(Elf32_Ehdr) || memcmp(file, ELFMAG, SELFMAG)) {
+		fprintf(stderr, "%s: not ELF\n", argv[1]);
+		return 2;
+	}
+
+	/* Collect the program headers of either class. */
+	if (file[EI_CLASS] == ELFCLASS64) {
+		Elf64_Ehdr *eh = (Elf64_Ehdr *)file;
+		Elf64_Phdr *ph = (Elf64_Phdr *)(file + eh->e_phoff);
+
+		ptr_size = 8;
+		regs = &regs_x86_64;
+		if (eh->e_machine != EM_X86_64)
+			return fprintf(stderr, "not x86-64\n"), 2;
+		if (eh->e_type == ET_DYN)
+			bias = 0x7f0000000000UL;
+		for (i = 0; i < eh->e_phnum; i++) {
+			if (ph[i].p_type == PT_GNU_EH_FRAME) {
+				hdr = ph[i].p_vaddr;
+				hdr_size = ph[i].p_memsz;
+			}
+			if (ph[i].p_type != PT_LOAD || nr_segs == 32)
+				continue;
+			segs[nr_segs++] = (struct segment){
+				ph[i].p_vaddr, ph[i].p_filesz, ph[i].p_memsz,
+				ph[i].p_offset, ph[i].p_flags,
+			};
+		}
+	} else {
+		Elf32_Ehdr *eh = (Elf32_Ehdr *)file;
+		Elf32_Phdr *ph = (Elf32_Phdr *)(file + eh->e_phoff);
+
+		ptr_size = 4;
+		regs = &regs_i386;
+		if (eh->e_machine != EM_386)
+			return fprintf(stderr, "not i386\n"), 2;
+		if (eh->e_type == ET_DYN)
+			bias = 0x56555000UL;
+		for (i = 0; i < eh->e_phnum; i++) {
+			if (ph[i].p_type == PT_GNU_EH_FRAME) {
+				hdr = ph[i].p_vaddr;
+				hdr_size = ph[i].p_memsz;
+			}
+			if (ph[i].p_type != PT_LOAD || nr_segs == 32)
+				continue;
+			segs[nr_segs++] = (struct segment){
+				ph[i].p_vaddr, ph[i].p_filesz, ph[i].p_memsz,
+				ph[i].p_offset, ph[i].p_flags,
+			};
+		}
+	}
+	if (!hdr_size) {
+		fprintf(stderr, "%s: no PT_GNU_EH_FRAME\n", argv[1]);
+		return 2;
+	}
+
+	fake_user_reset();
+	for (i = 0; i < nr_segs; i++) {
+		mem[i] = calloc(1, segs[i].memsz);
+		if (!mem[i] || segs[i].offset + segs[i].filesz > size)
+			return fprintf(stderr, "bad segment\n"), 2;
+		memcpy(mem[i], file + segs[i].offset, segs[i].filesz);
+		fake_user_map(bias + segs[i].vaddr, mem[i], segs[i].memsz);
+		if (segs[i].flags & PF_X) {
+			if (segs[i].vaddr < text_start)
+				text_start = segs[i].vaddr;
+			if (segs[i].vaddr + segs[i].memsz > text_end)
+				text_end = segs[i].vaddr + segs[i].memsz;
+		}
+		/* .eh_frame follows .eh_frame_hdr in the same segment. */
+		if (hdr >= segs[i].vaddr && hdr < segs[i].vaddr + segs[i].filesz)
+			eh_end = segs[i].vaddr + segs[i].filesz;
+	}
+
+	ret = eh_frame_section_init(&sec, bias + hdr, hdr_size,
+				    bias + text_start, bias + text_end,
+				    bias + eh_end, ptr_size);
+	printf("init %s\n", ret ? err_name(ret) : "ok");
+	if (ret)
+		return 0;
+
+	fake_user_copies = 0;
+	fake_user_bytes = 0;
+	while (fgets(line, sizeof(line), stdin)) {
+		struct unwind_user_frame frame;
+		char b1[32], b2[32], b3[32];
+		unsigned long pc = strtoul(line, NULL, 16);
+
+		lookups++;
+		ret = eh_frame_find_frame(&sec, regs, bias + pc, &frame);
+		if (ret) {
+			printf("%lx %s\n", pc, err_name(ret));
+			continue;
+		}
+		printf("%lx ok %s %s %s\n", pc, fmt_rule(b1, &frame.cfa),
+		       fmt_rule(b2, &frame.ra), fmt_rule(b3, &frame.fp));
+	}
+	if (lookups)
+		fprintf(stderr, "# %s: %lu lookups, %.1f copy_from_user calls and %.0f %s\n",
+			argv[1], lookups, (double)fake_user_copies / lookups,
+			(double)fake_user_bytes / lookups, "bytes each");
+	for (i = 0; i < nr_segs; i++)
+		free(mem[i]);
+	free(file);
+	return 0;
+}

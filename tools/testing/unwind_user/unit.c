@@ -1,0 +1,1828 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the .eh_frame user unwinder: hand-built sections, read
+ * through a fake user address space.  Prints TAP.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../kernel/unwind/dwarf.h"
+#include "../../../kernel/unwind/eh_frame.h"
+#include "builder.h"
+#include "fake_user.h"
+
+static struct test_sec T;
+
+static const struct eh_frame_regs regs64 = { .sp = 7, .fp = 6, .ra = 16 };
+static const struct eh_frame_regs regs32 = { .sp = 4, .fp = 5, .ra = 8 };
+
+/* ------------------------------------------------------------------ */
+/* A tiny TAP harness */
+
+static unsigned int nr_run, nr_failed, test_failures;
+
+static void fail(int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	test_failures++;
+	printf("# line %d: ", line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+#define CHECK(cond, ...)						\
+	do {								\
+		if (!(cond))						\
+			fail(__LINE__, __VA_ARGS__);			\
+	} while (0)
+
+static void run(const char *name, void (*fn)(void))
+{
+	test_failures = 0;
+	fn();
+	nr_run++;
+	if (test_failures) {
+		nr_failed++;
+		printf("not ok %u - %s\n", nr_run, name);
+	} else {
+		printf("ok %u - %s\n", nr_run, name);
+	}
+	fflush(stdout);
+}
+
+/* ------------------------------------------------------------------ */
+/* The arch expression hook, as a test double */
+
+static struct {
+	bool enabled;
+	int ret;
+	struct unwind_user_rule rule;
+	unsigned int calls;
+	u8 op;
+	u8 expr[64];
+	unsigned int len;
+	unsigned long pc;
+	unsigned int ptr_size;
+} hook;
+
+int test_eh_frame_expr(u8 op, const u8 *expr, unsigned int len,
+		       unsigned long pc, unsigned int ptr_size,
+		       struct unwind_user_rule *rule)
+{
+	hook.calls++;
+	hook.op = op;
+	hook.len = len;
+	if (len <= sizeof(hook.expr))
+		memcpy(hook.expr, expr, len);
+	hook.pc = pc;
+	hook.ptr_size = ptr_size;
+	if (!hook.enabled)
+		return -EOPNOTSUPP;
+	if (hook.ret)
+		return hook.ret;
+	*rule = hook.rule;
+	return 0;
+}
+
+static void hook_reset(void)
+{
+	memset(&hook, 0, sizeof(hook));
+}
+
+/* ------------------------------------------------------------------ */
+/* Rules */
+
+#define RULE(t, r, n, o)						\
+	((struct unwind_user_rule){ .type = UNWIND_USER_RULE_##t,	\
+				    .reg = UNWIND_USER_REG_##r,		\
+				    .regno = (n), .off = (o) })
+#define SP(o)		RULE(REG_OFF, SP, 0, o)
+#define FP(o)		RULE(REG_OFF, FP, 0, o)
+#define OTHER(n, o)	RULE(REG_OFF, OTHER, n, o)
+#define AT_SP(o)	RULE(REG_OFF_DEREF, SP, 0, o)
+#define AT_FP(o)	RULE(REG_OFF_DEREF, FP, 0, o)
+#define AT_CFA(o)	RULE(CFA_OFF_DEREF, SP, 0, o)
+#define CFA_PLUS(o)	RULE(CFA_OFF, SP, 0, o)
+#define RETAIN		RULE(RETAIN, SP, 0, 0)
+#define UNDEF		RULE(UNDEFINED, SP, 0, 0)
+
+static const char * const type_names[] = {
+	"RETAIN", "UNDEFINED", "CFA_OFF", "CFA_OFF_DEREF", "REG_OFF",
+	"REG_OFF_DEREF",
+};
+
+static const char *fmt_rule(const struct unwind_user_rule *r, char *buf)
+{
+	const char *type = r->type < 6 ? type_names[r->type] : "?";
+
+	sprintf(buf, "%s(reg %u, regno %u, off %d)", type, r->reg, r->regno,
+		r->off);
+	return buf;
+}
+
+static bool rule_eq(const struct unwind_user_rule *a,
+		    const struct unwind_user_rule *b)
+{
+	return a->type == b->type && a->reg == b->reg &&
+	       a->regno == b->regno && a->off == b->off;
+}
+
+static bool frame_eq(const struct unwind_user_frame *a,
+		     const struct unwind_user_frame *b)
+{
+	return rule_eq(&a->cfa, &b->cfa) && rule_eq(&a->ra, &b->ra) &&
+	       rule_eq(&a->fp, &b->fp);
+}
+
+static const char *err_name(int err)
+{
+	static char buf[32];
+
+	switch (err) {
+	case 0: return "0";
+	case -ENOENT: return "-ENOENT";
+	case -EFAULT: return "-EFAULT";
+	case -EINVAL: return "-EINVAL";
+	case -EOPNOTSUPP: return "-EOPNOTSUPP";
+	}
+	sprintf(buf, "%d", err);
+	return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lookups */
+
+static struct eh_frame_section S;
+static const struct eh_frame_regs *R = &regs64;
+static unsigned long text_start = TEST_TEXT_START, text_end = TEST_TEXT_END;
+
+static int init(void)
+{
+	return eh_frame_section_init(&S, TEST_HDR_ADDR, T.hdr.len, text_start,
+				     text_end, TEST_EH_ADDR + T.eh.len,
+				     T.ptr_size);
+}
+
+/* Build the header, map, init: the usual path of a test. */
+static int setup_hdr(const struct hdr_opts *o)
+{
+	build_hdr(&T, o);
+	map_sec(&T);
+	return init();
+}
+
+static int setup(void)
+{
+	struct hdr_opts o = default_hdr();
+
+	return setup_hdr(&o);
+}
+
+static void reset(unsigned int ptr_size)
+{
+	sec_reset(&T, ptr_size);
+	hook_reset();
+	R = ptr_size == 8 ? &regs64 : &regs32;
+	text_start = TEST_TEXT_START;
+	text_end = TEST_TEXT_END;
+}
+
+static void expect_at(int line, unsigned long pc, int want_ret,
+		      struct unwind_user_rule cfa, struct unwind_user_rule ra,
+		      struct unwind_user_rule fp)
+{
+	struct unwind_user_frame want = { cfa, ra, fp }, got;
+	char b1[64], b2[64], b3[64], b4[64], b5[64], b6[64];
+	int ret;
+
+	memset(&got, 0x5a, sizeof(got));
+	ret = eh_frame_find_frame(&S, R, pc, &got);
+	if (ret != want_ret) {
+		fail(line, "pc %#lx: got %s, want %s", pc, err_name(ret),
+		     err_name(want_ret));
+		return;
+	}
+	if (!ret && !frame_eq(&got, &want))
+		fail(line, "pc %#lx: got cfa %s ra %s fp %s, want cfa %s ra %s fp %s",
+		     pc, fmt_rule(&got.cfa, b1), fmt_rule(&got.ra, b2),
+		     fmt_rule(&got.fp, b3), fmt_rule(&want.cfa, b4),
+		     fmt_rule(&want.ra, b5), fmt_rule(&want.fp, b6));
+}
+
+#define EXPECT(pc, cfa, ra, fp)	expect_at(__LINE__, pc, 0, cfa, ra, fp)
+#define EXPECT_ERR(pc, err)	expect_at(__LINE__, pc, err, RETAIN, RETAIN, RETAIN)
+#define EXPECT_INIT(want)						\
+	do {								\
+		int __r = setup();					\
+		CHECK(__r == (want), "init: got %s, want %s",		\
+		      err_name(__r), err_name(want));			\
+	} while (0)
+
+#define F0	0x401000UL	/* where the first test function starts */
+
+/* One CIE (default unless given) and one FDE at F0 with @insns. */
+static void one_fde(const struct cie_opts *cie, const u8 *insns, size_t len,
+		    u64 range)
+{
+	struct cie_opts c = cie ? *cie : default_cie();
+	struct fde_opts f = default_fde(F0, range, insns, len);
+	size_t cie_off;
+
+	f.fde_enc = c.fde_enc;
+	f.aug = c.aug[0] == 'z';
+	cie_off = add_cie(&T, &c);
+	add_fde(&T, cie_off, &f);
+}
+
+/* Evaluate @insns in the default CIE and FDE and look up pc F0 + @off. */
+static int eval_at(const u8 *insns, size_t len, unsigned long off,
+		   struct unwind_user_frame *frame)
+{
+	int ret;
+
+	reset(8);
+	one_fde(NULL, insns, len, 0x1000);
+	ret = setup();
+	if (ret)
+		return ret;
+	return eh_frame_find_frame(&S, R, F0 + off, frame);
+}
+
+#define EXPECT_EVAL(insns, off, err)					\
+	do {								\
+		struct unwind_user_frame __f;				\
+		int __r = eval_at(insns, sizeof(insns), off, &__f);	\
+		CHECK(__r == (err), "got %s, want %s", err_name(__r),	\
+		      err_name(err));					\
+	} while (0)
+
+/* ------------------------------------------------------------------ */
+/* Rows and instructions */
+
+static void test_basic_rows(void)
+{
+	static const u8 insns[] = {
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa_offset, 16,
+		DW_CFA_offset | 6, 2,			/* rbp at cfa-16 */
+		DW_CFA_advance_loc | 3,
+		DW_CFA_def_cfa_register, 6,
+		DW_CFA_advance_loc1, 0x20,
+		DW_CFA_def_cfa, 7, 8,
+		DW_CFA_restore | 6,
+		DW_CFA_nop, DW_CFA_nop,
+	};
+
+	reset(8);
+	one_fde(NULL, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 1, SP(16), AT_CFA(-8), AT_CFA(-16));
+	EXPECT(F0 + 3, SP(16), AT_CFA(-8), AT_CFA(-16));
+	EXPECT(F0 + 4, FP(16), AT_CFA(-8), AT_CFA(-16));
+	EXPECT(F0 + 0x23, FP(16), AT_CFA(-8), AT_CFA(-16));
+	EXPECT(F0 + 0x24, SP(8), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 0xff, SP(8), AT_CFA(-8), RETAIN);
+	EXPECT_ERR(F0 + 0x100, -ENOENT);	/* just past the FDE */
+	EXPECT_ERR(F0 - 1, -ENOENT);		/* before the first FDE */
+	EXPECT_ERR(TEST_TEXT_START - 1, -ENOENT);
+	EXPECT_ERR(TEST_TEXT_END, -ENOENT);
+}
+
+static void test_advance(void)
+{
+	static const u8 insns[] = {
+		DW_CFA_advance_loc | 1,			/* +4 */
+		DW_CFA_def_cfa_offset, 16,
+		DW_CFA_advance_loc1, 2,			/* +8 */
+		DW_CFA_def_cfa_offset, 24,
+		DW_CFA_advance_loc2, 0x00, 0x01,	/* +0x400 */
+		DW_CFA_def_cfa_offset, 32,
+		DW_CFA_advance_loc4, 0x00, 0x00, 0x01, 0x00, /* +0x40000 */
+		DW_CFA_def_cfa_offset, 40,
+		DW_CFA_advance_loc | 0,			/* an empty row */
+		DW_CFA_def_cfa_offset, 48,
+	};
+	struct cie_opts c;
+
+	reset(8);
+	c = default_cie();
+	c.code_align = 4;
+	one_fde(&c, insns, sizeof(insns), 0x50000);
+	EXPECT_INIT(0);
+	EXPECT(F0 + 3, SP(8), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 4, SP(16), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 11, SP(16), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 12, SP(24), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 12 + 0x3ff, SP(24), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 12 + 0x400, SP(32), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 12 + 0x400 + 0x3ffff, SP(32), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 12 + 0x400 + 0x40000, SP(48), AT_CFA(-8), RETAIN);
+}
+
+static void test_set_loc(void)
+{
+	u8 insns[64];
+	static struct buf b;
+	struct cie_opts c;
+	static const u8 back[] = {
+		DW_CFA_set_loc, 0x10, 0x10, 0x40, 0, 0, 0, 0, 0,
+		DW_CFA_def_cfa_offset, 16,
+		DW_CFA_set_loc, 0x08, 0x10, 0x40, 0, 0, 0, 0, 0,
+	};
+	unsigned int i;
+
+	/* Absolute (udata8) and pc-relative (sdata4) addresses. */
+	for (i = 0; i < 2; i++) {
+		struct fde_opts f;
+		size_t cie_off;
+
+		reset(8);
+		c = default_cie();
+		c.fde_enc = i ? DW_EH_PE_pcrel | DW_EH_PE_sdata4 :
+				DW_EH_PE_udata8;
+		cie_off = add_cie(&T, &c);
+		/*
+		 * The operands are relative to their own address: after the
+		 * FDE's length, CIE pointer, address, range and aug length.
+		 */
+		b.len = 0;
+		b.addr = TEST_EH_ADDR + T.eh.len + 4 + 4 + 2 * (i ? 4 : 8) + 1;
+		put_u8(&b, DW_CFA_set_loc);
+		put_enc(&b, c.fde_enc, F0 + 0x10, 8, 0);
+		put_u8(&b, DW_CFA_def_cfa_offset);
+		put_u8(&b, 16);
+		put_u8(&b, DW_CFA_set_loc);
+		put_enc(&b, c.fde_enc, F0 + 0x20, 8, 0);
+		put_u8(&b, DW_CFA_def_cfa_offset);
+		put_u8(&b, 32);
+		memcpy(insns, b.b, b.len);
+		f = default_fde(F0, 0x100, insns, b.len);
+		f.fde_enc = c.fde_enc;
+		add_fde(&T, cie_off, &f);
+		EXPECT_INIT(0);
+		EXPECT(F0 + 0xf, SP(8), AT_CFA(-8), RETAIN);
+		EXPECT(F0 + 0x10, SP(16), AT_CFA(-8), RETAIN);
+		EXPECT(F0 + 0x1f, SP(16), AT_CFA(-8), RETAIN);
+		EXPECT(F0 + 0x20, SP(32), AT_CFA(-8), RETAIN);
+	}
+
+	/* Going backwards is corrupt. */
+	reset(8);
+	c = default_cie();
+	c.fde_enc = DW_EH_PE_udata8;
+	one_fde(&c, back, sizeof(back), 0x100);
+	EXPECT_INIT(0);
+	EXPECT(F0 + 0x0f, SP(8), AT_CFA(-8), RETAIN);
+	EXPECT_ERR(F0 + 0x10, -EINVAL);
+}
+
+static void test_def_cfa(void)
+{
+	static const u8 insns[] = {
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa_sf, 7, 0x7d,		/* rsp + -3 * -8 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa_offset_sf, 0x7c,		/* -4 * -8 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa, 0x0a, 0x80, 0x01,	/* r10 + 128 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa_register, 3,		/* rbx + 128 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa, 6, 0,			/* rbp + 0 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa_sf, 7, 1,		/* rsp - 8 */
+	};
+
+	reset(8);
+	one_fde(NULL, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT(F0 + 1, SP(24), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 2, SP(32), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 3, OTHER(10, 128), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 4, OTHER(3, 128), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 5, FP(0), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 6, SP(-8), AT_CFA(-8), RETAIN);
+}
+
+static void test_offsets(void)
+{
+	static const u8 insns[] = {
+		DW_CFA_advance_loc | 1,
+		DW_CFA_offset_extended, 6, 3,		/* cfa - 24 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_offset_extended_sf, 6, 0x7e,	/* -2 * -8 = cfa + 16 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_val_offset, 6, 2,		/* cfa - 16 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_val_offset_sf, 6, 0x7f,		/* cfa + 8 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_GNU_negative_offset_extended, 6, 2, /* cfa + 16 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_offset_extended, 16, 2,		/* RA: cfa - 16 */
+		DW_CFA_offset | 6, 0x80, 0x01,		/* cfa - 1024 */
+	};
+
+	reset(8);
+	one_fde(NULL, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT(F0 + 1, SP(8), AT_CFA(-8), AT_CFA(-24));
+	EXPECT(F0 + 2, SP(8), AT_CFA(-8), AT_CFA(16));
+	EXPECT(F0 + 3, SP(8), AT_CFA(-8), CFA_PLUS(-16));
+	EXPECT(F0 + 4, SP(8), AT_CFA(-8), CFA_PLUS(8));
+	EXPECT(F0 + 5, SP(8), AT_CFA(-8), AT_CFA(16));
+	EXPECT(F0 + 6, SP(8), AT_CFA(-16), AT_CFA(-1024));
+}
+
+static void test_register_rules(void)
+{
+	static const u8 cie_insns[] = {
+		DW_CFA_def_cfa, 7, 8,
+		DW_CFA_offset | 16, 1,
+		DW_CFA_offset | 6, 2,			/* CIE: rbp at cfa-16 */
+	};
+	static const u8 insns[] = {
+		DW_CFA_advance_loc | 1,
+		DW_CFA_undefined, 6,
+		DW_CFA_advance_loc | 1,
+		DW_CFA_restore | 6,			/* back to the CIE's */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_same_value, 6,
+		DW_CFA_advance_loc | 1,
+		DW_CFA_restore_extended, 6,
+		DW_CFA_advance_loc | 1,
+		DW_CFA_register, 6, 3,			/* rbp in rbx */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_register, 16, 7,			/* RA in rsp (sic) */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_register, 6, 6,			/* rbp in rbp */
+		DW_CFA_undefined, 16,
+		DW_CFA_advance_loc | 1,
+		DW_CFA_restore_extended, 16,
+	};
+	struct cie_opts c = default_cie();
+
+	reset(8);
+	c.insns = cie_insns;
+	c.insns_len = sizeof(cie_insns);
+	one_fde(&c, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT(F0, SP(8), AT_CFA(-8), AT_CFA(-16));
+	EXPECT(F0 + 1, SP(8), AT_CFA(-8), UNDEF);
+	EXPECT(F0 + 2, SP(8), AT_CFA(-8), AT_CFA(-16));
+	EXPECT(F0 + 3, SP(8), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 4, SP(8), AT_CFA(-8), AT_CFA(-16));
+	EXPECT(F0 + 5, SP(8), AT_CFA(-8), OTHER(3, 0));
+	EXPECT(F0 + 6, SP(8), SP(0), OTHER(3, 0));
+	EXPECT(F0 + 7, SP(8), UNDEF, FP(0));
+	EXPECT(F0 + 8, SP(8), AT_CFA(-8), FP(0));
+}
+
+static void test_restore_in_cie(void)
+{
+	/* In the CIE itself, DW_CFA_restore goes back to "no rule". */
+	static const u8 cie_insns[] = {
+		DW_CFA_def_cfa, 7, 8,
+		DW_CFA_offset | 6, 2,
+		DW_CFA_restore | 6,
+		DW_CFA_offset | 16, 1,
+	};
+	static const u8 insns[] = {
+		DW_CFA_advance_loc | 1,
+		DW_CFA_offset | 6, 3,
+		DW_CFA_advance_loc | 1,
+		DW_CFA_restore | 6,
+	};
+	struct cie_opts c = default_cie();
+
+	reset(8);
+	c.insns = cie_insns;
+	c.insns_len = sizeof(cie_insns);
+	one_fde(&c, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 1, SP(8), AT_CFA(-8), AT_CFA(-24));
+	EXPECT(F0 + 2, SP(8), AT_CFA(-8), RETAIN);
+}
+
+static void test_remember_restore(void)
+{
+	static const u8 insns[] = {
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa_offset, 16,
+		DW_CFA_offset | 6, 2,
+		DW_CFA_remember_state,			/* depth 1 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa_offset, 8,
+		DW_CFA_same_value, 6,
+		DW_CFA_remember_state,			/* depth 2 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa, 6, 16,
+		DW_CFA_undefined, 16,
+		DW_CFA_advance_loc | 1,
+		DW_CFA_restore_state,			/* depth 1 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_restore_state,			/* depth 0 */
+		DW_CFA_advance_loc | 1,
+		DW_CFA_remember_state,			/* reusable */
+		DW_CFA_def_cfa_offset, 64,
+		DW_CFA_restore_state,
+	};
+	static const u8 too_deep[] = {
+		DW_CFA_remember_state,
+		DW_CFA_remember_state,
+		DW_CFA_remember_state,
+		DW_CFA_advance_loc | 1,
+	};
+	static const u8 deep_enough[] = {
+		DW_CFA_remember_state,
+		DW_CFA_remember_state,
+		DW_CFA_restore_state,
+		DW_CFA_restore_state,
+		DW_CFA_remember_state,
+		DW_CFA_remember_state,
+		DW_CFA_advance_loc | 1,
+	};
+	static const u8 underflow[] = {
+		DW_CFA_remember_state,
+		DW_CFA_restore_state,
+		DW_CFA_restore_state,
+		DW_CFA_advance_loc | 1,
+	};
+
+	reset(8);
+	one_fde(NULL, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT(F0 + 1, SP(16), AT_CFA(-8), AT_CFA(-16));
+	EXPECT(F0 + 2, SP(8), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 3, FP(16), UNDEF, RETAIN);
+	EXPECT(F0 + 4, SP(8), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 5, SP(16), AT_CFA(-8), AT_CFA(-16));
+	EXPECT(F0 + 6, SP(16), AT_CFA(-8), AT_CFA(-16));
+
+	EXPECT_EVAL(deep_enough, 0, 0);
+	EXPECT_EVAL(too_deep, 0, -EOPNOTSUPP);
+	EXPECT_EVAL(underflow, 0, -EINVAL);
+}
+
+static void test_untracked_and_misc(void)
+{
+	static const u8 insns[] = {
+		DW_CFA_nop,
+		DW_CFA_GNU_args_size, 0x80, 0x01,
+		DW_CFA_offset | 3, 3,			/* rbx */
+		DW_CFA_register, 12, 13,
+		DW_CFA_undefined, 14,
+		DW_CFA_same_value, 15,
+		DW_CFA_restore | 3,
+		DW_CFA_restore_extended, 0x80, 0x02,	/* reg 256 */
+		DW_CFA_expression, 3, 2, 0x77, 0x08,
+		DW_CFA_val_expression, 12, 3, 0x77, 0x08, 0x06,
+		/* An expression longer than the arch hook would get. */
+		DW_CFA_expression, 13, 40,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		/* Offsets no rule could hold, for registers we do not track. */
+		DW_CFA_offset_extended, 0x90, 0x4e,	/* reg 10000 */
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+		DW_CFA_val_offset_sf, 3, 0x80, 0x80, 0x80, 0x80, 0x80, 0x7f,
+		DW_CFA_GNU_negative_offset_extended, 3, 0xff, 0xff, 0x7f,
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa_offset, 16,
+	};
+
+	reset(8);
+	one_fde(NULL, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 1, SP(16), AT_CFA(-8), RETAIN);
+	CHECK(hook.calls == 0, "hook called %u times", hook.calls);
+}
+
+static void test_expressions(void)
+{
+	static const u8 cfa_expr[] = {
+		DW_CFA_def_cfa_expression, 3, 0x77, 0x08, 0x06,
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa, 7, 8,
+	};
+	static const u8 ra_expr[] = {
+		DW_CFA_expression, 16, 2, 0x77, 0x10,
+		DW_CFA_advance_loc | 1,
+	};
+	static const u8 fp_val_expr[] = {
+		DW_CFA_val_expression, 6, 2, 0x77, 0x20,
+		DW_CFA_advance_loc | 1,
+	};
+	static const u8 empty_expr[] = {
+		DW_CFA_expression, 6, 0,
+		DW_CFA_advance_loc | 1,
+	};
+	static const u8 superseded[] = {
+		DW_CFA_def_cfa_expression, 1, 0x77,
+		DW_CFA_expression, 16, 1, 0x77,
+		DW_CFA_def_cfa, 7, 8,
+		DW_CFA_offset | 16, 1,
+		DW_CFA_advance_loc | 1,
+	};
+	static const u8 too_long[] = {
+		DW_CFA_expression, 16, 17,
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+		DW_CFA_advance_loc | 1,
+	};
+	static const u8 offset_after_expr[] = {
+		DW_CFA_def_cfa_expression, 1, 0x77,
+		DW_CFA_def_cfa_offset, 8,
+	};
+	static const u8 register_after_expr[] = {
+		DW_CFA_def_cfa_expression, 1, 0x77,
+		DW_CFA_def_cfa_register, 7,
+	};
+	static const u8 block_past_end[] = {
+		DW_CFA_expression, 3, 100, 0x77,
+	};
+	struct unwind_user_frame f;
+	int ret;
+
+	/* The CFA, handed to the arch with the pc. */
+	reset(8);
+	one_fde(NULL, cfa_expr, sizeof(cfa_expr), 0x100);
+	EXPECT_INIT(0);
+	hook.enabled = true;
+	hook.rule = AT_SP(8);
+	EXPECT(F0, AT_SP(8), AT_CFA(-8), RETAIN);
+	CHECK(hook.calls == 1 && hook.op == DW_CFA_def_cfa_expression &&
+	      hook.len == 3 && !memcmp(hook.expr, "\x77\x08\x06", 3) &&
+	      hook.pc == F0 && hook.ptr_size == 8,
+	      "hook saw op %#x len %u pc %#lx", hook.op, hook.len, hook.pc);
+
+	/* The arch does not know it. */
+	hook.enabled = false;
+	EXPECT_ERR(F0, -EOPNOTSUPP);
+	/* The arch gives a rule that cannot be a CFA. */
+	hook.enabled = true;
+	hook.rule = AT_CFA(8);
+	EXPECT_ERR(F0, -EOPNOTSUPP);
+	/* After the row, the expression is gone. */
+	hook.calls = 0;
+	EXPECT(F0 + 1, SP(8), AT_CFA(-8), RETAIN);
+	CHECK(hook.calls == 0, "hook called for a later row");
+
+	reset(8);
+	one_fde(NULL, ra_expr, sizeof(ra_expr), 0x100);
+	EXPECT_INIT(0);
+	hook.enabled = true;
+	hook.rule = AT_SP(16);
+	EXPECT(F0 + 0, SP(8), AT_SP(16), RETAIN);
+	CHECK(hook.op == DW_CFA_expression && hook.len == 2 &&
+	      !memcmp(hook.expr, "\x77\x10", 2), "RA expression");
+
+	reset(8);
+	one_fde(NULL, fp_val_expr, sizeof(fp_val_expr), 0x100);
+	EXPECT_INIT(0);
+	hook.enabled = true;
+	hook.rule = SP(32);
+	EXPECT(F0 + 0, SP(8), AT_CFA(-8), SP(32));
+	CHECK(hook.op == DW_CFA_val_expression && hook.len == 2,
+	      "FP val_expression");
+	hook.ret = -EOPNOTSUPP;
+	EXPECT_ERR(F0, -EOPNOTSUPP);
+
+	reset(8);
+	one_fde(NULL, empty_expr, sizeof(empty_expr), 0x100);
+	EXPECT_INIT(0);
+	hook.enabled = true;
+	hook.rule = RETAIN;
+	EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
+	CHECK(hook.calls == 1 && hook.len == 0, "empty expression");
+
+	ret = eval_at(superseded, sizeof(superseded), 0, &f);
+	CHECK(!ret && hook.calls == 0, "superseded: %s, %u calls",
+	      err_name(ret), hook.calls);
+	EXPECT_EVAL(too_long, 0, -EOPNOTSUPP);
+	EXPECT_EVAL(offset_after_expr, 0, -EINVAL);
+	EXPECT_EVAL(register_after_expr, 0, -EINVAL);
+	EXPECT_EVAL(block_past_end, 0, -EINVAL);
+}
+
+static void test_bad_opcodes(void)
+{
+	static const u8 op17[] = { 0x17, DW_CFA_advance_loc | 1 };
+	static const u8 op1c[] = { 0x1c, DW_CFA_advance_loc | 1 };
+	static const u8 op3f[] = { 0x3f, DW_CFA_advance_loc | 1 };
+	static const u8 op30[] = { 0x30, DW_CFA_advance_loc | 1 };
+	static const u8 window_save[] = { DW_CFA_GNU_window_save };
+	static const u8 mips[] = { DW_CFA_MIPS_advance_loc8, 1, 0, 0, 0, 0, 0, 0, 0 };
+	static const u8 after_pc[] = { DW_CFA_advance_loc | 1, 0x17 };
+
+	EXPECT_EVAL(op17, 0, -EINVAL);
+	EXPECT_EVAL(op1c, 0, -EINVAL);
+	EXPECT_EVAL(op3f, 0, -EINVAL);
+	EXPECT_EVAL(op30, 0, -EINVAL);
+	EXPECT_EVAL(window_save, 0, -EOPNOTSUPP);
+	EXPECT_EVAL(mips, 0, -EOPNOTSUPP);
+	/* Instructions past the row for pc are never looked at. */
+	EXPECT_EVAL(after_pc, 0, 0);
+	EXPECT_EVAL(after_pc, 1, -EINVAL);
+}
+
+static void test_eval_errors(void)
+{
+	static const u8 no_cfa_cie[] = { DW_CFA_offset | 16, 1 };
+	static const u8 cfa_reg_first_cie[] = { DW_CFA_def_cfa_register, 7 };
+	static const u8 nothing[] = { DW_CFA_nop };
+	static const u8 huge_reg[] = { DW_CFA_def_cfa, 0x80, 0x80, 0x04, 8 };
+	static const u8 huge_cfa_off[] = {
+		DW_CFA_def_cfa, 7, 0x80, 0x80, 0x80, 0x80, 0x08,
+	};
+	static const u8 huge_ra_off[] = {
+		DW_CFA_offset | 16, 0x80, 0x80, 0x80, 0x80, 0x02, /* 2^29 * -8 */
+	};
+	static const u8 largest_ra_off[] = {
+		DW_CFA_offset | 16, 0x80, 0x80, 0x80, 0x80, 0x01, /* S32_MIN */
+	};
+	static const u8 huge_fp_off_sf[] = {
+		DW_CFA_offset_extended_sf, 6, 0x80, 0x80, 0x80, 0x80, 0x7f,
+	};
+	static const u8 truncated_operand[] = { DW_CFA_def_cfa, 7 };
+	static const u8 truncated_leb[] = { DW_CFA_def_cfa, 7, 0x80 };
+	static const u8 long_leb[] = {
+		DW_CFA_def_cfa_offset,
+		0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00,
+	};
+	static const u8 overflowing_leb[] = {
+		DW_CFA_def_cfa_offset,
+		0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02,
+	};
+	static const u8 padded_leb[] = {
+		DW_CFA_def_cfa_offset,
+		0x90, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00,
+		DW_CFA_advance_loc | 1,
+	};
+	static u8 many_nops[20000];
+	struct cie_opts c;
+	struct unwind_user_frame f;
+	int ret;
+
+	reset(8);
+	c = default_cie();
+	c.insns = no_cfa_cie;
+	c.insns_len = sizeof(no_cfa_cie);
+	one_fde(&c, nothing, sizeof(nothing), 0x100);
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0, -EINVAL);
+
+	reset(8);
+	c = default_cie();
+	c.insns = cfa_reg_first_cie;
+	c.insns_len = sizeof(cfa_reg_first_cie);
+	one_fde(&c, nothing, sizeof(nothing), 0x100);
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0, -EINVAL);
+
+	/* The RA column is not the arch's. */
+	reset(8);
+	c = default_cie();
+	c.ra = 15;
+	one_fde(&c, nothing, sizeof(nothing), 0x100);
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0, -EOPNOTSUPP);
+
+	EXPECT_EVAL(huge_reg, 0, -EINVAL);
+	EXPECT_EVAL(huge_cfa_off, 0, -EOPNOTSUPP);
+	EXPECT_EVAL(huge_ra_off, 0, -EOPNOTSUPP);
+	EXPECT_EVAL(largest_ra_off, 0, 0);
+	EXPECT_EVAL(huge_fp_off_sf, 0, -EOPNOTSUPP);
+	EXPECT_EVAL(truncated_operand, 0, -EINVAL);
+	EXPECT_EVAL(truncated_leb, 0, -EINVAL);
+	EXPECT_EVAL(long_leb, 0, -EINVAL);
+	EXPECT_EVAL(overflowing_leb, 0, -EINVAL);
+	ret = eval_at(padded_leb, sizeof(padded_leb), 0, &f);
+	CHECK(!ret && rule_eq(&f.cfa, &SP(16)), "padded LEB128: %s",
+	      err_name(ret));
+
+	/* The instruction limit: the CIE has 2, the FDE the rest. */
+	memset(many_nops, DW_CFA_nop, sizeof(many_nops));
+	ret = eval_at(many_nops, 16384 - 2, 0, &f);
+	CHECK(!ret, "16384 instructions: %s", err_name(ret));
+	ret = eval_at(many_nops, 16384 - 1, 0, &f);
+	CHECK(ret == -EOPNOTSUPP, "16385 instructions: %s", err_name(ret));
+}
+
+static void test_advance_overflow(void)
+{
+	static const u8 insns[] = {
+		DW_CFA_advance_loc4, 0xff, 0xff, 0xff, 0xff,
+		DW_CFA_def_cfa_offset, 16,
+	};
+	struct cie_opts c = default_cie();
+	struct hdr_opts h = default_hdr();
+	struct fde_opts f;
+	size_t cie_off;
+	const u64 top = 0xfffffffffff00000ULL;
+
+	reset(8);
+	c.fde_enc = DW_EH_PE_udata8;
+	c.code_align = 0xffffffff;
+	cie_off = add_cie(&T, &c);
+	f = default_fde(top, 0xff000, insns, sizeof(insns));
+	f.fde_enc = c.fde_enc;
+	add_fde(&T, cie_off, &f);
+	h.table_enc = DW_EH_PE_udata8;
+	text_start = top;
+	text_end = ~0UL;
+	CHECK(setup_hdr(&h) == 0, "init");
+	EXPECT_ERR(top + 0x1000, -EINVAL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Encodings */
+
+static void test_fde_encodings(void)
+{
+	static const u8 enc_ok[] = {
+		DW_EH_PE_absptr, DW_EH_PE_udata4, DW_EH_PE_udata8,
+		DW_EH_PE_sdata4, DW_EH_PE_sdata8, DW_EH_PE_uleb128,
+		DW_EH_PE_sleb128, DW_EH_PE_pcrel | DW_EH_PE_sdata4,
+		DW_EH_PE_pcrel | DW_EH_PE_sdata8,
+		DW_EH_PE_pcrel | DW_EH_PE_sleb128,
+		DW_EH_PE_pcrel | DW_EH_PE_absptr, DW_EH_PE_aligned,
+		DW_EH_PE_udata2, DW_EH_PE_sdata2,
+	};
+	static const struct {
+		u8 enc;
+		int err;
+	} enc_bad[] = {
+		{ DW_EH_PE_datarel | DW_EH_PE_sdata4, -EOPNOTSUPP },
+		{ DW_EH_PE_textrel | DW_EH_PE_sdata4, -EOPNOTSUPP },
+		{ DW_EH_PE_funcrel | DW_EH_PE_sdata4, -EOPNOTSUPP },
+		{ DW_EH_PE_indirect | DW_EH_PE_pcrel | DW_EH_PE_sdata4, -EOPNOTSUPP },
+		{ DW_EH_PE_aligned | DW_EH_PE_udata4, -EINVAL },
+		{ 0x60 | DW_EH_PE_sdata4, -EINVAL },
+		{ 0x07, -EINVAL },
+		{ DW_EH_PE_signed, -EINVAL },
+		{ DW_EH_PE_omit, -EINVAL },
+	};
+	static const u8 insns[] = {
+		DW_CFA_advance_loc | 4,
+		DW_CFA_def_cfa_offset, 16,
+	};
+	struct cie_opts c;
+	struct fde_opts f;
+	unsigned long pc;
+	size_t cie_off;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(enc_ok); i++) {
+		bool small = (enc_ok[i] & 0x0f) == DW_EH_PE_udata2 ||
+			     (enc_ok[i] & 0x0f) == DW_EH_PE_sdata2;
+
+		reset(8);
+		pc = small ? 0x2000 : F0;
+		c = default_cie();
+		c.fde_enc = enc_ok[i];
+		cie_off = add_cie(&T, &c);
+		f = default_fde(pc, 0x100, insns, sizeof(insns));
+		f.fde_enc = enc_ok[i];
+		add_fde(&T, cie_off, &f);
+		text_start = 0x1000;
+		EXPECT_INIT(0);
+		EXPECT(pc + 3, SP(8), AT_CFA(-8), RETAIN);
+		EXPECT(pc + 4, SP(16), AT_CFA(-8), RETAIN);
+		EXPECT_ERR(pc + 0x100, -ENOENT);
+	}
+
+	for (i = 0; i < ARRAY_SIZE(enc_bad); i++) {
+		reset(8);
+		c = default_cie();
+		c.fde_enc = enc_bad[i].enc;
+		cie_off = add_cie(&T, &c);
+		f = default_fde(F0, 0x100, insns, sizeof(insns));
+		f.fde_enc = DW_EH_PE_udata8;	/* some bytes to read */
+		add_fde(&T, cie_off, &f);
+		EXPECT_INIT(0);
+		expect_at(__LINE__, F0, enc_bad[i].err, RETAIN, RETAIN, RETAIN);
+	}
+}
+
+static void test_table_encodings(void)
+{
+	static const struct {
+		u8 enc;
+		unsigned long text;
+		int err;
+	} tables[] = {
+		{ DW_EH_PE_datarel | DW_EH_PE_sdata4, F0, 0 },
+		{ DW_EH_PE_datarel | DW_EH_PE_sdata8, F0, 0 },
+		{ DW_EH_PE_datarel | DW_EH_PE_udata8, F0, 0 },
+		{ DW_EH_PE_datarel | DW_EH_PE_sdata2, 0x5fc000, 0 },
+		{ DW_EH_PE_pcrel | DW_EH_PE_sdata4, F0, 0 },
+		{ DW_EH_PE_pcrel | DW_EH_PE_sdata8, F0, 0 },
+		{ DW_EH_PE_absptr, F0, 0 },
+		{ DW_EH_PE_udata4, F0, 0 },
+		{ DW_EH_PE_sdata4, F0, 0 },
+		{ DW_EH_PE_udata8, F0, 0 },
+		{ DW_EH_PE_uleb128, F0, -EOPNOTSUPP },
+		{ DW_EH_PE_datarel | DW_EH_PE_sleb128, F0, -EOPNOTSUPP },
+		{ DW_EH_PE_textrel | DW_EH_PE_sdata4, F0, -EOPNOTSUPP },
+		{ DW_EH_PE_indirect | DW_EH_PE_datarel | DW_EH_PE_sdata4, F0,
+		  -EOPNOTSUPP },
+		{ DW_EH_PE_omit, F0, -EOPNOTSUPP },
+	};
+	static const u8 insns[] = { DW_CFA_advance_loc | 4, DW_CFA_def_cfa_offset, 16 };
+	struct cie_opts c;
+	struct fde_opts f;
+	struct hdr_opts h;
+	size_t cie_off;
+	unsigned int i, j;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(tables); i++) {
+		unsigned long pc = tables[i].text;
+
+		reset(8);
+		c = default_cie();
+		c.fde_enc = DW_EH_PE_udata8;
+		cie_off = add_cie(&T, &c);
+		/* Three FDEs, so the search has something to search. */
+		for (j = 0; j < 3; j++) {
+			f = default_fde(pc + j * 0x100, 0x80, insns, sizeof(insns));
+			f.fde_enc = c.fde_enc;
+			add_fde(&T, cie_off, &f);
+		}
+		h = default_hdr();
+		h.table_enc = tables[i].enc;
+		text_start = 0x1000;
+		text_end = 0x700000;
+		ret = setup_hdr(&h);
+		CHECK(ret == tables[i].err, "table enc %#x: init %s",
+		      tables[i].enc, err_name(ret));
+		if (ret)
+			continue;
+		for (j = 0; j < 3; j++) {
+			EXPECT(pc + j * 0x100 + 4, SP(16), AT_CFA(-8), RETAIN);
+			EXPECT_ERR(pc + j * 0x100 + 0x80, -ENOENT);
+		}
+	}
+}
+
+static void test_hdr_fields(void)
+{
+	static const struct {
+		u8 ptr_enc, count_enc;
+		int err;
+	} hdrs[] = {
+		{ DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_udata4, 0 },
+		{ DW_EH_PE_absptr, DW_EH_PE_udata8, 0 },
+		{ DW_EH_PE_udata4, DW_EH_PE_udata2, 0 },
+		{ DW_EH_PE_datarel | DW_EH_PE_sdata4, DW_EH_PE_uleb128, 0 },
+		{ DW_EH_PE_sdata8, DW_EH_PE_sdata4, 0 },
+		{ DW_EH_PE_pcrel | DW_EH_PE_uleb128, DW_EH_PE_absptr, 0 },
+		{ DW_EH_PE_omit, DW_EH_PE_udata4, -EINVAL },
+		{ DW_EH_PE_indirect | DW_EH_PE_pcrel | DW_EH_PE_sdata4,
+		  DW_EH_PE_udata4, -EOPNOTSUPP },
+		{ DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_pcrel | DW_EH_PE_udata4,
+		  -EINVAL },
+		{ DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_omit, -EOPNOTSUPP },
+	};
+	static const u8 insns[] = { DW_CFA_nop };
+	struct hdr_opts h;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(hdrs); i++) {
+		reset(8);
+		one_fde(NULL, insns, sizeof(insns), 0x100);
+		h = default_hdr();
+		h.ptr_enc = hdrs[i].ptr_enc;
+		h.count_enc = hdrs[i].count_enc;
+		if (h.ptr_enc == DW_EH_PE_omit)
+			h.ptr_enc = DW_EH_PE_udata4;	/* written, then lied about */
+		build_hdr(&T, &h);
+		if (hdrs[i].ptr_enc == DW_EH_PE_omit)
+			T.hdr.b[1] = DW_EH_PE_omit;
+		map_sec(&T);
+		ret = init();
+		CHECK(ret == hdrs[i].err, "hdr %#x %#x: %s", hdrs[i].ptr_enc,
+		      hdrs[i].count_enc, err_name(ret));
+		if (!ret)
+			EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* CIEs */
+
+static void test_cie_versions(void)
+{
+	static const u8 insns[] = { DW_CFA_advance_loc | 1, DW_CFA_def_cfa_offset, 16 };
+	static const struct {
+		u8 version, addr_size, seg_size;
+		int err;
+	} v[] = {
+		{ 1, 0, 0, 0 }, { 3, 0, 0, 0 }, { 4, 8, 0, 0 },
+		{ 4, 4, 0, -EOPNOTSUPP }, { 4, 8, 1, -EOPNOTSUPP },
+		{ 2, 0, 0, -EOPNOTSUPP }, { 5, 0, 0, -EOPNOTSUPP },
+		{ 0, 0, 0, -EOPNOTSUPP },
+	};
+	struct cie_opts c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		reset(8);
+		c = default_cie();
+		c.version = v[i].version;
+		c.addr_size = v[i].addr_size;
+		c.seg_size = v[i].seg_size;
+		one_fde(&c, insns, sizeof(insns), 0x100);
+		EXPECT_INIT(0);
+		if (v[i].err) {
+			expect_at(__LINE__, F0, v[i].err, RETAIN, RETAIN, RETAIN);
+			continue;
+		}
+		EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
+		EXPECT(F0 + 1, SP(16), AT_CFA(-8), RETAIN);
+	}
+
+	/* Version 3 reads the RA column as ULEB128. */
+	reset(8);
+	c = default_cie();
+	c.version = 3;
+	c.ra = 200;
+	one_fde(&c, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0, -EOPNOTSUPP);	/* parsed: 200 is not x86's RA */
+}
+
+static void test_augmentations(void)
+{
+	static const u8 insns[] = { DW_CFA_advance_loc | 1, DW_CFA_def_cfa_offset, 16 };
+	static const struct {
+		const char *aug;
+		u8 per_enc;
+		u64 aug_len;		/* FDE augmentation data */
+		s64 adjust;		/* CIE augmentation length lie */
+		int err;
+	} a[] = {
+		{ "zR", 0, 0, 0, 0 },
+		{ "zPLR", DW_EH_PE_indirect | DW_EH_PE_pcrel | DW_EH_PE_sdata4, 4, 0, 0 },
+		{ "zPLR", DW_EH_PE_uleb128, 8, 0, 0 },
+		{ "zPLR", DW_EH_PE_absptr, 8, 0, 0 },
+		{ "zPLR", DW_EH_PE_aligned, 8, 0, 0 },
+		{ "zPLR", DW_EH_PE_udata2, 0, 0, 0 },
+		{ "zRS", 0, 0, 0, 0 },
+		{ "zLR", 0, 4, 0, 0 },
+		{ "z", 0, 0, 0, 0 },
+		{ "", 0, 0, 0, 0 },
+		{ "eh", 0, 0, 0, 0 },
+		{ "zRB", 0, 0, 0, -EOPNOTSUPP },
+		{ "zRRRRRRR", 0, 0, 0, -EOPNOTSUPP },
+		{ "R", 0, 0, 0, -EOPNOTSUPP },
+		{ "zR", 0, 0, -1, -EINVAL },
+		{ "zR", 0, 0, 100, -EINVAL },
+		{ "zP", 0x07, 0, 0, -EINVAL },
+	};
+	struct cie_opts c;
+	struct fde_opts f;
+	size_t cie_off;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(a); i++) {
+		reset(8);
+		c = default_cie();
+		c.aug = a[i].aug;
+		c.per_enc = a[i].per_enc;
+		c.per = 0x1234;
+		c.lsda_enc = DW_EH_PE_pcrel | DW_EH_PE_sdata4;
+		c.aug_len_adjust = a[i].adjust;
+		if (!strchr(a[i].aug, 'R'))
+			c.fde_enc = DW_EH_PE_absptr;
+		cie_off = add_cie(&T, &c);
+		f = default_fde(F0, 0x100, insns, sizeof(insns));
+		f.fde_enc = c.fde_enc;
+		f.aug = a[i].aug[0] == 'z';
+		f.aug_len = a[i].aug_len;
+		add_fde(&T, cie_off, &f);
+		EXPECT_INIT(0);
+		if (a[i].err) {
+			expect_at(__LINE__, F0, a[i].err, RETAIN, RETAIN, RETAIN);
+			continue;
+		}
+		EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
+		EXPECT(F0 + 1, SP(16), AT_CFA(-8), RETAIN);
+	}
+}
+
+static void test_dwarf64(void)
+{
+	static const u8 insns[] = { DW_CFA_advance_loc | 1, DW_CFA_def_cfa_offset, 16 };
+	unsigned int i;
+	struct cie_opts c;
+	struct fde_opts f;
+	size_t cie_off;
+
+	for (i = 1; i < 4; i++) {
+		reset(8);
+		c = default_cie();
+		c.dwarf64 = i & 1;
+		cie_off = add_cie(&T, &c);
+		f = default_fde(F0, 0x100, insns, sizeof(insns));
+		f.dwarf64 = i & 2;
+		add_fde(&T, cie_off, &f);
+		EXPECT_INIT(0);
+		EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
+		EXPECT(F0 + 1, SP(16), AT_CFA(-8), RETAIN);
+	}
+}
+
+static void test_multiple_cies(void)
+{
+	static const u8 cie2_insns[] = {
+		DW_CFA_def_cfa, 7, 16, DW_CFA_offset | 16, 2,
+	};
+	static const u8 insns[] = { DW_CFA_nop };
+	struct cie_opts c1 = default_cie(), c2 = default_cie();
+	struct fde_opts f;
+	size_t cie1, cie2;
+	unsigned int i;
+
+	reset(8);
+	c2.insns = cie2_insns;
+	c2.insns_len = sizeof(cie2_insns);
+	c2.aug = "zRS";
+	cie1 = add_cie(&T, &c1);
+	cie2 = add_cie(&T, &c2);
+	for (i = 0; i < 8; i++) {
+		f = default_fde(F0 + i * 0x100, 0x100, insns, sizeof(insns));
+		add_fde(&T, i & 1 ? cie2 : cie1, &f);
+	}
+	add_terminator(&T);
+	EXPECT_INIT(0);
+	for (i = 0; i < 8; i++) {
+		if (i & 1)
+			EXPECT(F0 + i * 0x100 + 0x80, SP(16), AT_CFA(-16), RETAIN);
+		else
+			EXPECT(F0 + i * 0x100 + 0x80, SP(8), AT_CFA(-8), RETAIN);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* 32-bit objects */
+
+static void test_elf32(void)
+{
+	static const u8 cie_insns[] = {
+		DW_CFA_def_cfa, 4, 4,			/* esp + 4 */
+		DW_CFA_offset | 8, 1,			/* eip at cfa-4 */
+	};
+	static const u8 insns[] = {
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa_offset, 8,
+		DW_CFA_offset | 5, 2,			/* ebp at cfa-8 */
+		DW_CFA_advance_loc | 2,
+		DW_CFA_def_cfa_register, 5,
+	};
+	static const u8 encs[] = {
+		DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_absptr,
+		DW_EH_PE_pcrel | DW_EH_PE_udata4,
+	};
+	struct cie_opts c;
+	struct fde_opts f;
+	struct hdr_opts h;
+	size_t cie_off;
+	unsigned int i;
+	/* High in the 4 GiB space: pc-relative sums wrap around there. */
+	const unsigned long pc = 0xfffff000UL;
+
+	for (i = 0; i < ARRAY_SIZE(encs); i++) {
+		reset(4);
+		c = default_cie();
+		c.data_align = -4;
+		c.ra = 8;
+		c.fde_enc = encs[i];
+		c.insns = cie_insns;
+		c.insns_len = sizeof(cie_insns);
+		cie_off = add_cie(&T, &c);
+		f = default_fde(pc, 0x100, insns, sizeof(insns));
+		f.fde_enc = encs[i];
+		add_fde(&T, cie_off, &f);
+		h = default_hdr();
+		h.table_enc = i == 1 ? DW_EH_PE_absptr :
+				       DW_EH_PE_datarel | DW_EH_PE_sdata4;
+		text_start = 0xffff0000UL;
+		text_end = 0xfffffff0UL;
+		CHECK(setup_hdr(&h) == 0, "init, enc %#x", encs[i]);
+		EXPECT(pc, SP(4), AT_CFA(-4), RETAIN);
+		EXPECT(pc + 1, SP(8), AT_CFA(-4), AT_CFA(-8));
+		EXPECT(pc + 3, FP(8), AT_CFA(-4), AT_CFA(-8));
+		EXPECT_ERR(pc + 0x100, -ENOENT);
+	}
+
+	/* A range that runs past 4 GiB is corrupt. */
+	reset(4);
+	c = default_cie();
+	c.ra = 8;
+	c.fde_enc = DW_EH_PE_absptr;
+	c.insns = cie_insns;
+	c.insns_len = sizeof(cie_insns);
+	cie_off = add_cie(&T, &c);
+	f = default_fde(pc, 0x2000, insns, sizeof(insns));
+	f.fde_enc = c.fde_enc;
+	add_fde(&T, cie_off, &f);
+	text_start = 0xffff0000UL;
+	text_end = 0xfffffff0UL;
+	EXPECT_INIT(0);
+	EXPECT_ERR(pc, -EINVAL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Corrupt sections */
+
+static void test_bad_hdr(void)
+{
+	static const u8 insns[] = { DW_CFA_nop };
+	struct hdr_opts h;
+	int ret;
+
+	/* Version */
+	reset(8);
+	one_fde(NULL, insns, sizeof(insns), 0x100);
+	h = default_hdr();
+	build_hdr(&T, &h);
+	T.hdr.b[0] = 2;
+	map_sec(&T);
+	CHECK(init() == -EINVAL, "version 2");
+
+	/* Too short for its own fields, or its table. */
+	T.hdr.b[0] = 1;
+	T.hdr.len = 3;
+	map_sec(&T);
+	CHECK(init() == -EINVAL, "3-byte header");
+	build_hdr(&T, &h);
+	T.hdr.len -= 1;
+	map_sec(&T);
+	CHECK(init() == -EINVAL, "table cut short");
+
+	/* fde_count lies. */
+	h.count_override = true;
+	h.count = 0xffffffff;
+	CHECK(setup_hdr(&h) == -EINVAL, "huge fde_count");
+	h.count = 0xffffffffffffffffULL;
+	h.count_enc = DW_EH_PE_udata8;
+	CHECK(setup_hdr(&h) == -EINVAL, "huge 64-bit fde_count");
+	h = default_hdr();
+	h.count_override = true;
+	h.count = 2;
+	CHECK(setup_hdr(&h) == -EINVAL, "fde_count one too many");
+	h.count = 0;
+	CHECK(setup_hdr(&h) == 0, "fde_count 0");
+	EXPECT_ERR(F0, -ENOENT);
+
+	/* eh_frame_ptr beyond the readable data */
+	h = default_hdr();
+	h.eh_frame_ptr_adjust = T.eh.len;
+	CHECK(setup_hdr(&h) == -EINVAL, "eh_frame_ptr past the end");
+
+	/* Arguments */
+	h = default_hdr();
+	build_hdr(&T, &h);
+	map_sec(&T);
+	ret = eh_frame_section_init(&S, TEST_HDR_ADDR, T.hdr.len, 0, 0,
+				    TEST_EH_ADDR + T.eh.len, 8);
+	CHECK(ret == -EINVAL, "empty text: %s", err_name(ret));
+	ret = eh_frame_section_init(&S, TEST_HDR_ADDR, T.hdr.len, text_start,
+				    text_end, TEST_EH_ADDR + T.eh.len, 2);
+	CHECK(ret == -EINVAL, "ptr_size 2: %s", err_name(ret));
+	ret = eh_frame_section_init(&S, TEST_HDR_ADDR, 0, text_start,
+				    text_end, TEST_EH_ADDR + T.eh.len, 8);
+	CHECK(ret == -EINVAL, "empty header: %s", err_name(ret));
+	ret = eh_frame_section_init(&S, ~0UL - 4, 16, text_start, text_end,
+				    TEST_EH_ADDR + T.eh.len, 8);
+	CHECK(ret == -EINVAL, "header wraps: %s", err_name(ret));
+	ret = eh_frame_section_init(&S, 0x10000, T.hdr.len, text_start,
+				    text_end, TEST_EH_ADDR + T.eh.len, 8);
+	CHECK(ret == -EFAULT, "header unmapped: %s", err_name(ret));
+}
+
+/* Point table entry 0 somewhere else in (or out of) .eh_frame. */
+static int lookup_with_fde_at(size_t off)
+{
+	struct unwind_user_frame f;
+	struct hdr_opts h = default_hdr();
+
+	T.fdes[0].off = off;
+	build_hdr(&T, &h);
+	map_sec(&T);
+	if (init())
+		return 1;
+	return eh_frame_find_frame(&S, R, F0, &f);
+}
+
+static void test_bad_records(void)
+{
+	static const u8 insns[] = { DW_CFA_nop };
+	u8 body[64];
+	size_t cie_off, fde_off;
+	struct cie_opts c;
+
+	/* The table points at the CIE, the terminator, outside. */
+	reset(8);
+	one_fde(NULL, insns, sizeof(insns), 0x100);
+	fde_off = T.fdes[0].off;
+	add_terminator(&T);
+	CHECK(lookup_with_fde_at(0) == -EINVAL, "FDE pointer to the CIE");
+	CHECK(lookup_with_fde_at(T.eh.len - 4) == -EINVAL, "to the terminator");
+	CHECK(lookup_with_fde_at(T.eh.len) == -EINVAL, "past the end");
+	CHECK(lookup_with_fde_at((size_t)-16) == -EINVAL, "before the start");
+	CHECK(lookup_with_fde_at(fde_off + 2) != 0, "into the middle");
+	CHECK(lookup_with_fde_at(fde_off) == 0, "and back to the FDE");
+
+	/* Lengths */
+	memcpy(T.eh.b + fde_off, "\xf0\xff\xff\xff", 4);
+	CHECK(lookup_with_fde_at(fde_off) == -EINVAL, "reserved length");
+	memcpy(T.eh.b + fde_off, "\x00\x10\x00\x00", 4);
+	CHECK(lookup_with_fde_at(fde_off) == -EINVAL, "length past the end");
+	memcpy(T.eh.b + fde_off, "\x02\x00\x00\x00", 4);
+	CHECK(lookup_with_fde_at(fde_off) == -EINVAL, "length 2");
+	memcpy(T.eh.b + fde_off, "\xff\xff\xff\xff", 4);
+	CHECK(lookup_with_fde_at(fde_off) == -EINVAL, "64-bit escape, bad length");
+
+	/* CIE pointers: to an FDE, to itself, before the section. */
+	reset(8);
+	one_fde(NULL, insns, sizeof(insns), 0x100);
+	fde_off = T.fdes[0].off;
+	one_fde(NULL, insns, sizeof(insns), 0x100);	/* a second CIE+FDE */
+	T.fdes[1].pc = F0 + 0x1000;
+	{
+		u32 ptr = T.fdes[1].off + 4 - fde_off;	/* at the first FDE */
+
+		memcpy(T.eh.b + T.fdes[1].off + 4, &ptr, 4);
+	}
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0 + 0x1000, -EINVAL);
+	{
+		u32 ptr = 4;		/* at its own start: a loop */
+
+		memcpy(T.eh.b + T.fdes[1].off + 4, &ptr, 4);
+	}
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0 + 0x1000, -EINVAL);
+	{
+		u32 ptr = T.fdes[1].off + 4 + 16;	/* before .eh_frame */
+
+		memcpy(T.eh.b + T.fdes[1].off + 4, &ptr, 4);
+	}
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0 + 0x1000, -EINVAL);
+	{
+		u32 ptr = 2;		/* into its own length field */
+
+		memcpy(T.eh.b + T.fdes[1].off + 4, &ptr, 4);
+	}
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0 + 0x1000, -EINVAL);
+	EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
+
+	/* Records over the size bounds */
+	{
+		static u8 big[33 * 1024];
+		struct fde_opts f;
+
+		memset(big, DW_CFA_nop, sizeof(big));
+		reset(8);
+		c = default_cie();
+		cie_off = add_cie(&T, &c);
+		f = default_fde(F0, 0x100, big, sizeof(big));
+		add_fde(&T, cie_off, &f);
+		EXPECT_INIT(0);
+		EXPECT_ERR(F0, -EOPNOTSUPP);
+
+		reset(8);
+		c = default_cie();
+		c.insns = big;
+		c.insns_len = 600;
+		cie_off = add_cie(&T, &c);
+		f = default_fde(F0, 0x100, insns, sizeof(insns));
+		add_fde(&T, cie_off, &f);
+		EXPECT_INIT(0);
+		EXPECT_ERR(F0, -EOPNOTSUPP);
+	}
+
+	/* CIE fields out of range */
+	reset(8);
+	c = default_cie();
+	c.code_align = 0x100000000ULL;
+	one_fde(&c, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0, -EINVAL);
+	reset(8);
+	c = default_cie();
+	c.data_align = -0x80000001LL;
+	one_fde(&c, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0, -EINVAL);
+	reset(8);
+	c = default_cie();
+	c.version = 3;
+	c.ra = 0x10000;
+	one_fde(&c, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0, -EINVAL);
+
+	/* A CIE whose augmentation string runs to the end of the record */
+	reset(8);
+	memset(body, 0, sizeof(body));
+	body[4] = 1;			/* version */
+	body[5] = 'z';
+	body[6] = 'R';
+	add_raw(&T, false, body, 7);	/* no NUL */
+	{
+		struct fde_opts f = default_fde(F0, 0x100, insns, sizeof(insns));
+
+		add_fde(&T, 0, &f);
+	}
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0, -EINVAL);
+
+	/* The FDE's range overflows. */
+	reset(8);
+	c = default_cie();
+	c.fde_enc = DW_EH_PE_udata8;
+	cie_off = add_cie(&T, &c);
+	{
+		struct fde_opts f = default_fde(F0, ~0ULL - 0x100, insns,
+						sizeof(insns));
+
+		f.fde_enc = c.fde_enc;
+		add_fde(&T, cie_off, &f);
+	}
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0, -EINVAL);
+
+	/* FDE augmentation data past the record */
+	reset(8);
+	c = default_cie();
+	cie_off = add_cie(&T, &c);
+	{
+		struct fde_opts f = default_fde(F0, 0x100, insns, sizeof(insns));
+
+		add_fde(&T, cie_off, &f);
+		T.eh.b[T.eh.len - 2] = 100;	/* aug length, then one nop */
+	}
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0, -EINVAL);
+}
+
+/* The table may be wrong; the answer never is. */
+static void test_unsorted_table(void)
+{
+	static const u8 i0[] = { DW_CFA_def_cfa_offset, 16 };
+	static const u8 i1[] = { DW_CFA_def_cfa_offset, 24 };
+	static const u8 i2[] = { DW_CFA_def_cfa_offset, 32 };
+	static const u8 *insns[] = { i0, i1, i2 };
+	static const int orders[][3] = {
+		{ 2, 0, 1 }, { 1, 2, 0 }, { 2, 1, 0 }, { 0, 2, 1 }, { 1, 0, 2 },
+	};
+	struct unwind_user_frame f;
+	struct hdr_opts h;
+	struct fde_opts fo;
+	size_t cie_off;
+	unsigned int i, j, wrong = 0, found = 0;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(orders); i++) {
+		reset(8);
+		{
+			struct cie_opts c = default_cie();
+
+			cie_off = add_cie(&T, &c);
+		}
+		for (j = 0; j < 3; j++) {
+			fo = default_fde(F0 + j * 0x100, 0x100, insns[j], 2);
+			add_fde(&T, cie_off, &fo);
+		}
+		h = default_hdr();
+		h.order = orders[i];
+		CHECK(setup_hdr(&h) == 0, "init");
+		for (j = 0; j < 3; j++) {
+			ret = eh_frame_find_frame(&S, R, F0 + j * 0x100 + 0x80, &f);
+			if (ret == -ENOENT)
+				continue;
+			CHECK(ret == 0, "order %u pc %u: %s", i, j, err_name(ret));
+			found++;
+			if (f.cfa.off != 16 + 8 * (int)j)
+				wrong++;
+		}
+	}
+	CHECK(!wrong, "%u wrong answers", wrong);
+	CHECK(found, "nothing found at all");
+
+	/* The table says an FDE starts earlier than it does. */
+	reset(8);
+	{
+		struct cie_opts c = default_cie();
+
+		cie_off = add_cie(&T, &c);
+	}
+	fo = default_fde(F0, 0x100, i0, 2);
+	add_fde(&T, cie_off, &fo);
+	T.fdes[0].pc = F0 - 0x100;
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0 - 0x80, -ENOENT);
+	EXPECT(F0, SP(16), AT_CFA(-8), RETAIN);
+}
+
+/* ------------------------------------------------------------------ */
+/* Faults and fuzzing */
+
+/* A section with a bit of everything, and the pcs to look up in it. */
+static const u8 rich_cie_insns[] = {
+	DW_CFA_def_cfa, 7, 8, DW_CFA_offset | 16, 1, DW_CFA_nop,
+};
+
+static const u8 rich_insns[] = {
+	DW_CFA_advance_loc | 1, DW_CFA_def_cfa_offset, 16,
+	DW_CFA_offset | 6, 2,
+	DW_CFA_advance_loc | 3, DW_CFA_def_cfa_register, 6,
+	DW_CFA_offset | 3, 3,
+	DW_CFA_expression, 12, 2, 0x77, 0x08,
+	DW_CFA_remember_state,
+	DW_CFA_advance_loc1, 0x40, DW_CFA_def_cfa, 7, 8, DW_CFA_restore | 6,
+	DW_CFA_advance_loc | 1, DW_CFA_restore_state,
+	DW_CFA_advance_loc2, 0x00, 0x01, DW_CFA_GNU_args_size, 16,
+	DW_CFA_offset_extended_sf, 6, 0x7c,
+	DW_CFA_nop, DW_CFA_nop,
+};
+
+static const unsigned long rich_pcs[] = {
+	F0, F0 + 1, F0 + 4, F0 + 0x44, F0 + 0x45, F0 + 0x145, F0 + 0x1ff,
+	F0 + 0x200, F0 + 0x300, F0 + 0x400, F0 - 1,
+};
+
+static void build_rich(void)
+{
+	struct cie_opts c = default_cie();
+	struct fde_opts f;
+	size_t cie1, cie2;
+
+	reset(8);
+	c.insns = rich_cie_insns;
+	c.insns_len = sizeof(rich_cie_insns);
+	c.aug = "zPLR";
+	c.per_enc = DW_EH_PE_indirect | DW_EH_PE_pcrel | DW_EH_PE_sdata4;
+	c.per = 0x404000;
+	c.lsda_enc = DW_EH_PE_pcrel | DW_EH_PE_sdata4;
+	cie1 = add_cie(&T, &c);
+	f = default_fde(F0, 0x200, rich_insns, sizeof(rich_insns));
+	f.aug_len = 4;
+	add_fde(&T, cie1, &f);
+
+	c = default_cie();
+	c.dwarf64 = true;
+	c.version = 3;
+	cie2 = add_cie(&T, &c);
+	f = default_fde(F0 + 0x300, 0x100, rich_insns, 12);
+	f.dwarf64 = true;
+	add_fde(&T, cie2, &f);
+	add_terminator(&T);
+	build_hdr(&T, &(struct hdr_opts){
+		.ptr_enc = DW_EH_PE_pcrel | DW_EH_PE_sdata4,
+		.count_enc = DW_EH_PE_udata4,
+		.table_enc = DW_EH_PE_datarel | DW_EH_PE_sdata4,
+	});
+}
+
+struct golden {
+	int ret;
+	struct unwind_user_frame frame;
+};
+
+static void lookup_all(struct golden *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rich_pcs); i++) {
+		memset(&g[i].frame, 0, sizeof(g[i].frame));
+		g[i].ret = eh_frame_find_frame(&S, R, rich_pcs[i], &g[i].frame);
+	}
+}
+
+static int image_init(void)
+{
+	return eh_frame_section_init(&S, TEST_HDR_ADDR, T.hdr.len,
+				     TEST_TEXT_START, TEST_TEXT_END,
+				     TEST_EH_ADDR + T.eh.len, 8);
+}
+
+static void test_faults(void)
+{
+	struct golden want[ARRAY_SIZE(rich_pcs)], got[ARRAY_SIZE(rich_pcs)];
+	unsigned int i, pass, faults = 0, bad = 0;
+	size_t len;
+	long hole;
+	int ret;
+
+	build_rich();
+	hook.enabled = true;
+	hook.rule = AT_SP(8);
+	map_image(&T, TEST_EH_OFFSET + T.eh.len, -1);
+	CHECK(image_init() == 0, "init");
+	lookup_all(want);
+	for (i = 0; i < ARRAY_SIZE(rich_pcs); i++)
+		CHECK(want[i].ret == 0 || want[i].ret == -ENOENT,
+		      "golden pc %#lx: %s", rich_pcs[i], err_name(want[i].ret));
+
+	/* Pass 0: truncate the mapping at every byte; pass 1: punch a hole. */
+	for (pass = 0; pass < 2; pass++) {
+		for (len = 0; len <= T.image_len; len++) {
+			if (pass == 0) {
+				map_image(&T, len, -1);
+			} else {
+				if (len == T.image_len)
+					break;
+				hole = len;
+				map_image(&T, T.image_len, hole);
+			}
+			ret = image_init();
+			if (ret) {
+				if (ret != -EFAULT)
+					bad++;
+				faults++;
+				continue;
+			}
+			lookup_all(got);
+			for (i = 0; i < ARRAY_SIZE(rich_pcs); i++) {
+				if (got[i].ret == -EFAULT) {
+					faults++;
+					continue;
+				}
+				if (got[i].ret != want[i].ret ||
+				    (!got[i].ret &&
+				     !frame_eq(&got[i].frame, &want[i].frame))) {
+					if (bad++ < 5)
+						printf("# pass %u at %zu: pc %#lx %s\n",
+						       pass, len, rich_pcs[i],
+						       err_name(got[i].ret));
+				}
+			}
+		}
+	}
+	CHECK(!bad, "%u lookups neither faulted nor matched", bad);
+	CHECK(faults > 100, "only %u faults", faults);
+}
+
+static bool frame_sane(const struct unwind_user_frame *f)
+{
+	const struct unwind_user_rule *r[] = { &f->ra, &f->fp };
+	unsigned int i;
+
+	if (f->cfa.type != UNWIND_USER_RULE_REG_OFF &&
+	    f->cfa.type != UNWIND_USER_RULE_REG_OFF_DEREF)
+		return false;
+	if (f->cfa.reg > UNWIND_USER_REG_OTHER)
+		return false;
+	for (i = 0; i < 2; i++) {
+		if (r[i]->type > UNWIND_USER_RULE_REG_OFF_DEREF ||
+		    r[i]->reg > UNWIND_USER_REG_OTHER)
+			return false;
+	}
+	return true;
+}
+
+/* Look up every pc of the rich section; count results that make no sense. */
+static unsigned int fuzz_one(unsigned int *ok)
+{
+	struct golden got[ARRAY_SIZE(rich_pcs)];
+	unsigned int i, bad = 0;
+
+	if (image_init())
+		return 0;
+	lookup_all(got);
+	for (i = 0; i < ARRAY_SIZE(rich_pcs); i++) {
+		switch (got[i].ret) {
+		case 0:
+			(*ok)++;
+			if (!frame_sane(&got[i].frame))
+				bad++;
+			break;
+		case -ENOENT:
+		case -EINVAL:
+		case -EOPNOTSUPP:
+		case -EFAULT:
+			break;
+		default:
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static void test_fuzz(void)
+{
+	static const u8 masks[] = { 0x01, 0x02, 0x10, 0x40, 0x80, 0xff };
+	unsigned int i, m, bad = 0, runs = 0, ok = 0;
+	static u8 saved[sizeof(T.image)];
+	unsigned int seed = 1;
+	size_t pos, len;
+
+	build_rich();
+	hook.enabled = true;
+	hook.rule = AT_SP(8);
+	map_image(&T, TEST_EH_OFFSET + T.eh.len, -1);
+	len = T.image_len;
+	if (len > sizeof(saved)) {
+		fail(__LINE__, "image too large");
+		return;
+	}
+	memcpy(saved, T.image, len);
+
+	/* Every byte, flipped in a few ways */
+	for (pos = 0; pos < len; pos++) {
+		if (pos >= T.hdr.len && pos < TEST_EH_OFFSET)
+			continue;	/* the gap between the sections */
+		for (m = 0; m < ARRAY_SIZE(masks) + 2; m++) {
+			if (m < ARRAY_SIZE(masks)) {
+				T.image[pos] ^= masks[m];
+			} else {
+				seed = seed * 1103515245 + 12345;
+				T.image[pos] = seed >> 16;
+			}
+			runs++;
+			bad += fuzz_one(&ok);
+			T.image[pos] = saved[pos];
+		}
+	}
+
+	/* Then a few bytes at a time, at random */
+	for (i = 0; i < 20000; i++) {
+		unsigned int n = 1 + (seed >> 8) % 4;
+
+		for (m = 0; m < n; m++) {
+			seed = seed * 1103515245 + 12345;
+			pos = (seed >> 8) % (T.hdr.len + T.eh.len);
+			if (pos >= T.hdr.len)
+				pos += TEST_EH_OFFSET - T.hdr.len;
+			T.image[pos] = seed >> 20;
+		}
+		runs++;
+		bad += fuzz_one(&ok);
+		memcpy(T.image, saved, len);
+	}
+	CHECK(!bad, "%u insane results in %u runs", bad, runs);
+	printf("# fuzz: %u mutations, %u lookups succeeded\n", runs, ok);
+}
+
+/* ------------------------------------------------------------------ */
+
+int main(void)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(void);
+	} tests[] = {
+		{ "rows: advance_loc, def_cfa_offset/register, offset, restore", test_basic_rows },
+		{ "advance_loc/1/2/4 with a code alignment factor", test_advance },
+		{ "set_loc, absolute and pc-relative, not backwards", test_set_loc },
+		{ "def_cfa, def_cfa_sf, def_cfa_register, def_cfa_offset_sf", test_def_cfa },
+		{ "offset, offset_extended(_sf), val_offset(_sf), GNU_negative_offset_extended",
+		  test_offsets },
+		{ "undefined, same_value, register, restore(_extended) to the CIE rule",
+		  test_register_rules },
+		{ "restore in the CIE", test_restore_in_cie },
+		{ "remember_state/restore_state nesting, overflow, underflow",
+		  test_remember_restore },
+		{ "untracked registers, nop, GNU_args_size, expressions skipped",
+		  test_untracked_and_misc },
+		{ "expressions go to the arch hook", test_expressions },
+		{ "unknown and foreign opcodes", test_bad_opcodes },
+		{ "evaluation errors and the instruction limit", test_eval_errors },
+		{ "advance overflow", test_advance_overflow },
+		{ "FDE address encodings", test_fde_encodings },
+		{ "search table encodings", test_table_encodings },
+		{ "eh_frame_ptr and fde_count encodings", test_hdr_fields },
+		{ "CIE versions 1, 3, 4", test_cie_versions },
+		{ "augmentations z, R, P, L, S, eh", test_augmentations },
+		{ "64-bit DWARF lengths", test_dwarf64 },
+		{ "several CIEs", test_multiple_cies },
+		{ "ELF32: 4-byte pointers, wrap-around", test_elf32 },
+		{ "corrupt .eh_frame_hdr", test_bad_hdr },
+		{ "corrupt CIEs and FDEs", test_bad_records },
+		{ "unsorted or lying search table", test_unsorted_table },
+		{ "a fault at every byte", test_faults },
+		{ "every byte corrupted", test_fuzz },
+	};
+	unsigned int i;
+
+	printf("TAP version 13\n1..%zu\n", ARRAY_SIZE(tests));
+	for (i = 0; i < ARRAY_SIZE(tests); i++)
+		run(tests[i].name, tests[i].fn);
+	printf("# %u passed, %u failed\n", nr_run - nr_failed, nr_failed);
+	printf("%u passed, %u failed\n", nr_run - nr_failed, nr_failed);
+	return nr_failed ? 1 : 0;
+}
