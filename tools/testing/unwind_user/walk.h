@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One step of a user stack walk with the rules eh_frame_find_frame()
- * returns: a user space copy of unwind_user_next_common() in
- * kernel/unwind/user.c, reading "user memory" through copy_from_user().
+ * returns, by kernel/unwind/user.c's own unwind_user_next_common(), reading
+ * "user memory" through copy_from_user().
  */
 #ifndef _UNWIND_TEST_WALK_H
 #define _UNWIND_TEST_WALK_H

@@ -17,6 +17,23 @@ static int sym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* The whole of @path, read-only, if it can hold an ELF header; or NULL. */
+static unsigned char *map_file(const char *path, struct stat *st)
+{
+	void *img;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, st) || st->st_size < (off_t)sizeof(Elf64_Ehdr)) {
+		close(fd);
+		return NULL;
+	}
+	img = mmap(NULL, st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	return img == MAP_FAILED ? NULL : img;
+}
+
 static int read_symtab(struct elf_syms *es, const unsigned char *img, size_t size,
 		       const Elf64_Shdr *sh, const Elf64_Shdr *strsh)
 {
@@ -50,19 +67,11 @@ int elf_syms_load(struct elf_syms *es, const char *path)
 	const Elf64_Phdr *ph;
 	unsigned char *img;
 	struct stat st;
-	int fd, ret = -1;
+	int ret = -1;
 
 	memset(es, 0, sizeof(*es));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(*eh)) {
-		close(fd);
-		return -1;
-	}
-	img = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (img == MAP_FAILED)
+	img = map_file(path, &st);
+	if (!img)
 		return -1;
 
 	eh = (const void *)img;
@@ -116,18 +125,10 @@ int elf_section(const char *path, const char *name, int64_t *off, int64_t *size)
 	const Elf64_Ehdr *eh;
 	unsigned char *img;
 	struct stat st;
-	int fd, ret = -1;
+	int ret = -1;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(*eh)) {
-		close(fd);
-		return -1;
-	}
-	img = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (img == MAP_FAILED)
+	img = map_file(path, &st);
+	if (!img)
 		return -1;
 	eh = (const void *)img;
 	if (eh->e_shoff + eh->e_shnum * sizeof(*sh) > (size_t)st.st_size ||

@@ -15,6 +15,25 @@
 struct pt_regs;
 struct unwind_user_rule;
 
+/* For kernel/unwind/user.c (walk.c): a 64-bit task, registers in walk_task. */
+#define instruction_pointer(regs)	((regs)->ip)
+#define user_stack_pointer(regs)	((regs)->sp)
+#define frame_pointer(regs)		((regs)->bp)
+
+static inline bool user_mode(struct pt_regs *regs)
+{
+	return true;
+}
+
+static inline int unwind_user_word_size(struct pt_regs *regs)
+{
+	return sizeof(long);
+}
+
+/* Other registers of the topmost frame come from the walk's own hook. */
+int walk_get_reg(struct pt_regs *regs, unsigned int regno, unsigned long *val);
+#define unwind_user_get_reg walk_get_reg
+
 #ifdef UNWIND_TEST_EXPR_HOOK
 int test_eh_frame_expr(u8 op, const u8 *expr, unsigned int len,
 		       unsigned long pc, unsigned int ptr_size,

@@ -4,6 +4,7 @@
 #define _UNWIND_TEST_LINUX_KERNEL_H
 
 #include <limits.h>
+#include <linux/kconfig.h>
 #include <linux/types.h>
 
 #define likely(x)		__builtin_expect(!!(x), 1)
@@ -26,6 +27,12 @@
 /* As <linux/build_bug.h>: the message is optional. */
 #define static_assert(expr, ...) __static_assert(expr, ##__VA_ARGS__, #expr)
 #define __static_assert(expr, msg, ...) _Static_assert(expr, msg)
+
+#define WARN_ONCE(cond, ...)	({ !!(cond); })
+#define BITS_PER_LONG		(8 * sizeof(long))
+#define for_each_set_bit(bit, addr, size)				\
+	for ((bit) = 0; (bit) < (size); (bit)++)			\
+		if (*(addr) & (1UL << (bit)))
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define ALIGN(x, a)		(((x) + ((__typeof__(x))(a) - 1)) & \

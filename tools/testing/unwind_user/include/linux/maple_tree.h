@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Nothing: only the registry's stubs are built here. */
