@@ -8,7 +8,7 @@ H := harness
 
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
 	sparse harness-selftest patches-import patches-export clean help \
-	unit fuzz bench
+	unit fuzz bench bench-register audit
 
 all: kernel perf selftests
 
@@ -54,6 +54,16 @@ fuzz: tree
 
 bench: tree
 	@$(H)/user.sh bench
+
+# Cost of prctl(PR_REGISTER_UNWIND_TABLE) + unregister, and kernel memory
+# per registration, measured in the guest (BENCH_ARGS: pairs, registrations).
+bench-register: kernel perf selftests
+	@$(H)/vm.sh -t 600 $(CURDIR)/$(H)/bench-register-guest.sh $(BENCH_ARGS)
+
+# The LD_AUDIT module that registers shared libraries' unwind tables
+# (tools/unwind_user/ld_audit); prints its path last.
+audit:
+	@$(H)/audit.sh
 
 checkpatch: tree
 	@$(H)/style.sh checkpatch

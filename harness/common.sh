@@ -22,6 +22,7 @@ KBUILD=$CACHE/build/x86_64
 PERF_OUT=$CACHE/build/perf
 SELFTESTS_OUT=$CACHE/build/selftests
 USER_OUT=$CACHE/build/user
+AUDIT_OUT=$CACHE/build/audit
 RESULTS=$CACHE/results
 VNG_DIR=$CACHE/vng
 

@@ -10,11 +10,13 @@ bin=$SELFTESTS_OUT/install/unwind_user
 tmp=$(mktemp -d)
 
 show() {	# TITLE PROGRAM ARGS...
-	local title=$1
+	local title=$1 shown
 	shift
+	shown="$(basename "$1") ${*:2}"
+	[ "$1" = env ] && shown="env $2 $(basename "$3") ${*:4}"
 	echo
 	echo "=== $title"
-	echo "\$ perf record -e cpu-clock:u --call-graph fp,defer -- $(basename "$1") ${*:2}"
+	echo "\$ perf record -e cpu-clock:u --call-graph fp,defer -- $shown"
 	perf record -q -e cpu-clock:u -c 1000000 --call-graph fp,defer \
 		-o "$tmp/perf.data" -- "$@" 2>/dev/null
 	# --no-demangle: perf would read the one-letter names a..d as
@@ -30,3 +32,11 @@ show() {	# TITLE PROGRAM ARGS...
 echo "kernel: $(uname -r)"
 show "main -> a -> b -> c -> d, built with frame pointers" "$bin/workload-fp" spin 300
 show "the same program built with -fomit-frame-pointer" "$bin/workload-nofp" spin 300
+
+audit=$bin/unwind_user_audit.so
+echo
+echo "=== shared libraries: the LD_AUDIT helper registers each object ld.so loads"
+echo "\$ LD_AUDIT=unwind_user_audit.so cat /proc/self/unwind_tables"
+LD_AUDIT=$audit cat /proc/self/unwind_tables
+show "the -fomit-frame-pointer build again, with libc registered by the LD_AUDIT helper" \
+	env LD_AUDIT="$audit" "$bin/workload-nofp" spin 300

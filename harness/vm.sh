@@ -72,7 +72,13 @@ if [ -n "$interactive" ]; then
 	exit
 fi
 
-printf '%q ' "$@" > "$out/cmd"
+# One argument is a shell command line; several are a command and its
+# arguments, kept as they are.
+if [ $# -eq 1 ]; then
+	printf '%s\n' "$1" > "$out/cmd"
+else
+	printf '%q ' "$@" > "$out/cmd"
+fi
 # The guest runs guest.sh, which records the status and output in $out;
 # vng's own exit status does not carry the command's.
 set +e

@@ -7,8 +7,10 @@
  * .eh_frame).  Entries live in a maple tree in the mm, keyed by the text
  * range, stored inclusive as [start, end - 1].
  *
- * Writers (exec, fork, munmap, mm teardown, a lookup that finds a corrupt
- * table) use the tree's own lock.  The unwinder reads under RCU and copies
+ * Writers (exec, prctl, fork, munmap, mm teardown, a lookup that finds a
+ * corrupt table) use the tree's own lock.  mm->unwind_user_nr counts the
+ * entries for the per-mm cap; it may run ahead of the tree for a moment
+ * while an insert is in flight, never behind it.  The unwinder reads under RCU and copies
  * the entry out before it reads the table, because those reads can fault and
  * sleep.  An entry removed meanwhile leaves the unwinder holding only user
  * addresses: at worst a read faults and the walk ends early.
@@ -19,6 +21,7 @@
 #include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/unwind_user.h>
 #include <linux/unwind_user_registry.h>
@@ -49,18 +52,57 @@ static const struct eh_frame_regs eh_frame_regs = {
 void unwind_user_mm_init(struct mm_struct *mm)
 {
 	mt_init_flags(&mm->unwind_user_mt, MT_FLAGS_USE_RCU);
+	atomic_set(&mm->unwind_user_nr, 0);
 }
 
-/* Insert @e, or free it: an overlap with an existing entry is -EEXIST. */
-static int registry_insert(struct mm_struct *mm, struct unwind_user_entry *e)
+/*
+ * Insert @e, or free it.  An overlap with an existing entry is -EEXIST; an mm
+ * that already holds @max entries gets -ENOSPC.
+ */
+static int registry_insert(struct mm_struct *mm, struct unwind_user_entry *e,
+			   unsigned int max)
 {
 	int ret;
 
-	ret = mtree_insert_range(&mm->unwind_user_mt, e->start, e->end - 1, e,
-				 GFP_KERNEL_ACCOUNT);
-	if (ret)
+	if (atomic_inc_return(&mm->unwind_user_nr) > max) {
+		ret = -ENOSPC;
+	} else {
+		ret = mtree_insert_range(&mm->unwind_user_mt, e->start,
+					 e->end - 1, e, GFP_KERNEL_ACCOUNT);
+	}
+	if (ret) {
+		atomic_dec(&mm->unwind_user_nr);
 		kfree(e);
+	}
 	return ret;
+}
+
+/* Allocate an entry for @text_start..@text_end and read its header. */
+static struct unwind_user_entry *
+eh_frame_entry(unsigned long text_start, unsigned long text_end,
+	       unsigned long hdr_start, unsigned long hdr_size,
+	       unsigned long data_end, unsigned int ptr_size)
+{
+	struct unwind_user_entry *e;
+	int ret;
+
+	if (text_start >= text_end)
+		return ERR_PTR(-EINVAL);
+
+	e = kzalloc_obj(*e, GFP_KERNEL_ACCOUNT);
+	if (!e)
+		return ERR_PTR(-ENOMEM);
+
+	ret = eh_frame_section_init(&e->eh_frame, hdr_start, hdr_size,
+				    text_start, text_end, data_end, ptr_size);
+	if (ret) {
+		kfree(e);
+		return ERR_PTR(ret);
+	}
+	e->type = UNWIND_USER_ENTRY_EH_FRAME;
+	e->start = text_start;
+	e->end = text_end;
+	return e;
 }
 
 /**
@@ -73,8 +115,10 @@ static int registry_insert(struct mm_struct *mm, struct unwind_user_entry *e)
  * @data_end:	end of the mapped data that holds .eh_frame (reads stop there)
  * @ptr_size:	the object's address size: 8 (ELF64) or 4 (ELF32)
  *
- * Reads and checks the header now, so that a bad one is refused here and
- * not found at every sample.  Must run in a context that may fault.
+ * For exec and the vDSO, which map the object themselves; user space goes
+ * through unwind_user_register_eh_frame().  Reads and checks the header now,
+ * so that a bad one is refused here and not found at every sample.  Must run
+ * in a context that may fault.
  *
  * Return: 0, -EEXIST when the range overlaps a registered one, -ENOMEM, or
  * the error eh_frame_section_init() found in the header.
@@ -85,25 +129,122 @@ int unwind_user_add_eh_frame(struct mm_struct *mm,
 			     unsigned long data_end, unsigned int ptr_size)
 {
 	struct unwind_user_entry *e;
+
+	e = eh_frame_entry(text_start, text_end, hdr_start, hdr_size, data_end,
+			   ptr_size);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+	return registry_insert(mm, e, UINT_MAX);
+}
+
+/**
+ * unwind_user_register_eh_frame - register an .eh_frame for user space
+ * @mm:		current's mm
+ * @text_start:	start of the text the table describes
+ * @text_end:	its end (exclusive)
+ * @hdr_start:	user address of the .eh_frame_hdr
+ * @hdr_size:	its size
+ * @data_start:	start of the readable mapping around the header
+ * @data_end:	its end: .eh_frame must lie in [@data_start, @data_end)
+ * @ptr_size:	the caller's address size
+ * @max:	the most entries @mm may hold
+ * @check:	called with the mmap lock held for reading, to check again
+ *		that the text is still mapped: an unmap that ran before this
+ *		insert could not have dropped it
+ *
+ * The header is read before the mmap lock is taken (the reads may fault);
+ * the insert happens under it, so that a concurrent munmap() either removes
+ * the text first, and @check fails, or waits and then drops the new entry.
+ *
+ * Return: 0; -EINTR; -ENOMEM; -ENOSPC when @mm holds @max entries; -EEXIST
+ * on overlap; what @check returns; -ENOEXEC for a malformed header;
+ * -EOPNOTSUPP for a header without a usable search table; -EFAULT when
+ * reading it faulted.
+ */
+int unwind_user_register_eh_frame(struct mm_struct *mm,
+				  unsigned long text_start,
+				  unsigned long text_end,
+				  unsigned long hdr_start, unsigned long hdr_size,
+				  unsigned long data_start,
+				  unsigned long data_end, unsigned int ptr_size,
+				  unsigned int max,
+				  int (*check)(struct mm_struct *mm,
+					       unsigned long start,
+					       unsigned long end))
+{
+	struct unwind_user_entry *e;
 	int ret;
 
-	if (text_start >= text_end)
-		return -EINVAL;
-
-	e = kzalloc_obj(*e, GFP_KERNEL_ACCOUNT);
-	if (!e)
-		return -ENOMEM;
-
-	ret = eh_frame_section_init(&e->eh_frame, hdr_start, hdr_size,
-				    text_start, text_end, data_end, ptr_size);
-	if (ret) {
-		kfree(e);
-		return ret;
+	e = eh_frame_entry(text_start, text_end, hdr_start, hdr_size, data_end,
+			   ptr_size);
+	if (IS_ERR(e)) {
+		ret = PTR_ERR(e);
+		return ret == -EINVAL ? -ENOEXEC : ret;
 	}
-	e->type = UNWIND_USER_ENTRY_EH_FRAME;
-	e->start = text_start;
-	e->end = text_end;
-	return registry_insert(mm, e);
+	/* The reader bounds .eh_frame above; bound it below too. */
+	if (e->eh_frame.eh_frame_start < data_start) {
+		kfree(e);
+		return -ENOEXEC;
+	}
+
+	if (mmap_read_lock_killable(mm)) {
+		kfree(e);
+		return -EINTR;
+	}
+	ret = check(mm, text_start, text_end);
+	if (ret)
+		kfree(e);
+	else
+		ret = registry_insert(mm, e, max);
+	mmap_read_unlock(mm);
+	return ret;
+}
+
+/**
+ * unwind_user_unregister - remove the entry for exactly [@start, @end)
+ * @mm:		current's mm
+ * @start:	start of the text it covers
+ * @end:	its end (exclusive)
+ *
+ * Return: 0, or -ENOENT when no entry covers exactly that range.
+ */
+int unwind_user_unregister(struct mm_struct *mm, unsigned long start,
+			   unsigned long end)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, start, start);
+	struct unwind_user_entry *e;
+	int ret = -ENOENT;
+
+	mas_lock(&mas);
+	e = mas_walk(&mas);
+	if (e && e->start == start && e->end == end) {
+		mas_erase(&mas);
+		atomic_dec(&mm->unwind_user_nr);
+		ret = 0;
+	}
+	mas_unlock(&mas);
+	if (!ret)
+		kfree_rcu(e, rcu);
+	return ret;
+}
+
+/* One line per entry, for /proc/<pid>/unwind_tables. */
+void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, 0, 0);
+	struct unwind_user_entry *e;
+
+	rcu_read_lock();
+	mas_for_each(&mas, e, ULONG_MAX) {
+		switch (e->type) {
+		case UNWIND_USER_ENTRY_EH_FRAME:
+			seq_printf(m, "%lx-%lx eh_frame_hdr %lx %lu\n",
+				   e->start, e->end, e->eh_frame.hdr_start,
+				   e->eh_frame.hdr_end - e->eh_frame.hdr_start);
+			break;
+		}
+	}
+	rcu_read_unlock();
 }
 
 /*
@@ -132,7 +273,7 @@ int unwind_user_mm_dup(struct mm_struct *mm, struct mm_struct *oldmm)
 		copy = kmemdup(&tmp, sizeof(tmp), GFP_KERNEL_ACCOUNT);
 		if (!copy)
 			return -ENOMEM;
-		ret = registry_insert(mm, copy);
+		ret = registry_insert(mm, copy, UINT_MAX);
 		if (ret)
 			return ret;
 		if (!index)	/* the entry ended at ULONG_MAX */
@@ -169,6 +310,7 @@ void unwind_user_mm_unmap(struct mm_struct *mm, unsigned long start,
 	mas_lock(&mas);
 	mas_for_each(&mas, e, end - 1) {
 		mas_erase(&mas);
+		atomic_dec(&mm->unwind_user_nr);
 		kfree_rcu(e, rcu);
 	}
 	mas_unlock(&mas);
@@ -212,6 +354,7 @@ static void registry_drop(struct mm_struct *mm, struct unwind_user_entry *e,
 	mas_lock(&mas);
 	if (mas_walk(&mas) == e) {
 		mas_erase(&mas);
+		atomic_dec(&mm->unwind_user_nr);
 		dropped = true;
 	}
 	mas_unlock(&mas);

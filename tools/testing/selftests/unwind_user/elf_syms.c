@@ -2,6 +2,7 @@
 /* Function symbols and segments of an ELF64 file (see elf_syms.h). */
 #include <elf.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -199,4 +200,32 @@ int64_t elf_offset_to_vaddr(const struct elf_syms *es, uint64_t offset)
 			return offset - l->offset + l->vaddr;
 	}
 	return -1;
+}
+
+const struct elf_sym *elf_dsos_lookup(struct elf_dsos *ds, const char *path, uint64_t offset)
+{
+	struct elf_dso *d = NULL;
+	int64_t vaddr;
+
+	for (unsigned int i = 0; i < ds->nr && !d; i++)
+		if (!strcmp(ds->dso[i].path, path))
+			d = &ds->dso[i];
+	if (!d) {
+		if (ds->nr == ELF_DSOS_MAX || strlen(path) >= sizeof(d->path))
+			return NULL;
+		d = &ds->dso[ds->nr++];
+		snprintf(d->path, sizeof(d->path), "%s", path);
+		d->status = elf_syms_load(&d->syms, path);
+	}
+	if (d->status)
+		return NULL;
+	vaddr = elf_offset_to_vaddr(&d->syms, offset);
+	return vaddr < 0 ? NULL : elf_syms_lookup(&d->syms, vaddr);
+}
+
+void elf_dsos_free(struct elf_dsos *ds)
+{
+	for (unsigned int i = 0; i < ds->nr; i++)
+		elf_syms_free(&ds->dso[i].syms);
+	ds->nr = 0;
 }

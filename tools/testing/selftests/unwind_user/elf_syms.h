@@ -38,4 +38,25 @@ const struct elf_sym *elf_syms_find(const struct elf_syms *es, const char *name)
 int64_t elf_vaddr_to_offset(const struct elf_syms *es, uint64_t vaddr);
 int64_t elf_offset_to_vaddr(const struct elf_syms *es, uint64_t offset);
 
+/*
+ * The symbols of every file a chain runs through (the program, libc, a
+ * dlopen()ed library), each read once, on first use, by path.
+ */
+#define ELF_DSOS_MAX	32
+
+struct elf_dso {
+	char path[256];
+	int status;		/* 0: loaded; -1: unreadable or without symbols */
+	struct elf_syms syms;
+};
+
+struct elf_dsos {
+	struct elf_dso dso[ELF_DSOS_MAX];
+	unsigned int nr;
+};
+
+/* The function at file offset @offset of @path, or NULL. */
+const struct elf_sym *elf_dsos_lookup(struct elf_dsos *ds, const char *path, uint64_t offset);
+void elf_dsos_free(struct elf_dsos *ds);
+
 #endif

@@ -87,6 +87,7 @@ static int parse_sample(struct chain_capture *cap, const uint64_t *p, const uint
 	if (!s || end - p < 3)
 		return -ENOMEM;
 	s->ip = p[0];
+	s->nr_maps = cap->nr_maps;
 	s->pid = (uint32_t)p[1];
 	s->tid = (uint32_t)(p[1] >> 32);
 	nr = p[2];
@@ -287,15 +288,27 @@ void chain_free(struct chain_capture *cap)
 	memset(cap, 0, sizeof(*cap));
 }
 
-const struct chain_mmap *chain_find_map(const struct chain_capture *cap,
-					uint32_t pid, uint64_t ip)
+static const struct chain_mmap *find_map(const struct chain_capture *cap, unsigned int nr_maps,
+					 uint32_t pid, uint64_t ip)
 {
 	/* The newest mapping wins: an address range can be mapped again. */
-	for (unsigned int i = cap->nr_maps; i-- > 0;) {
+	for (unsigned int i = nr_maps; i-- > 0;) {
 		const struct chain_mmap *m = &cap->maps[i];
 
 		if ((!pid || m->pid == pid) && ip >= m->start && ip - m->start < m->len)
 			return m;
 	}
 	return NULL;
+}
+
+const struct chain_mmap *chain_find_map(const struct chain_capture *cap,
+					uint32_t pid, uint64_t ip)
+{
+	return find_map(cap, cap->nr_maps, pid, ip);
+}
+
+const struct chain_mmap *chain_find_map_at(const struct chain_capture *cap,
+					   const struct chain_sample *s, uint64_t ip)
+{
+	return find_map(cap, s->nr_maps, s->pid, ip);
 }

@@ -22,6 +22,7 @@ struct chain_sample {
 	uint64_t cookie;	/* from the PERF_CONTEXT_USER_DEFERRED entry */
 	bool deferred;		/* the sample announced a deferred chain */
 	bool resolved;		/* ...and its PERF_RECORD_CALLCHAIN_DEFERRED came */
+	unsigned int nr_maps;	/* chain_capture.nr_maps when the sample came */
 	unsigned int nr;
 	uint64_t ips[CHAIN_MAX_IPS];
 };
@@ -58,5 +59,11 @@ void chain_free(struct chain_capture *cap);
 /* The mapping of @pid (0: any) that holds @ip, or NULL. */
 const struct chain_mmap *chain_find_map(const struct chain_capture *cap,
 					uint32_t pid, uint64_t ip);
+/*
+ * The same, as it was when sample @s was taken: a range unmapped and mapped
+ * again later (dlclose, dlopen) names what was there at the time.
+ */
+const struct chain_mmap *chain_find_map_at(const struct chain_capture *cap,
+					   const struct chain_sample *s, uint64_t ip);
 
 #endif

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deferred user callchains through shared libraries built without frame
+ * pointers, which the kernel can walk only with their unwind tables,
+ * registered by the dynamic loader's audit module (unwind_user_audit.so,
+ * through LD_AUDIT) with prctl(PR_REGISTER_UNWIND_TABLE).
+ *
+ *   - libc: main -> a -> qsort() -> cmp, a callback that spins; samples in
+ *     cmp must walk back through libc's own frames to a and main, and on to
+ *     libc's start code and _start;
+ *   - dlopen: main -> call_lib -> lib_a -> lib_b (libunwind_cb.so) -> cb_spin
+ *     in the program; then dlclose and dlopen of libunwind_cb2.so, other code
+ *     with other frame sizes mapped at the same address: its chains must be
+ *     right, which they cannot be if the first library's table survived.
+ *
+ * The same programs without the audit module must not get past the first
+ * library frame: that is what shows the registration is what does it.
+ * Every frame is named from the symbol table of the file its mapping
+ * (PERF_RECORD_MMAP2, as it was when the sample was taken) names, never by
+ * the unwinder.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "elf_syms.h"
+#include "perf_chain.h"
+#include "unwind_table.h"
+#include "../kselftest_harness.h"
+
+#define AUDIT_NAME	"unwind_user_audit.so"
+#define WORKLOAD_NAME	"dso_workload"
+#define LIB1_NAME	"libunwind_cb.so"
+#define LIB2_NAME	"libunwind_cb2.so"
+#define SPIN_MS		"500"
+#define MIN_SAMPLES	30U
+
+static void prog_path(char *buf, size_t size, const char *name)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	exe[n > 0 ? n : 0] = '\0';
+	snprintf(buf, size, "%s/%s", dirname(exe), name);
+}
+
+/* One frame of a chain, named from the file mapped at its address. */
+struct frame {
+	uint64_t ip;
+	const char *file;	/* basename of the mapped file; NULL: nothing mapped */
+	const char *name;	/* the function; NULL: no symbol covers it */
+	bool libc;
+};
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static bool is_libc(const char *file)
+{
+	return !strncmp(file, "libc.so", 7) || !strncmp(file, "libc-", 5);
+}
+
+/* Frame @i of @s.  Return addresses are looked up inside the call, one byte back. */
+static void get_frame(struct elf_dsos *ds, const struct chain_capture *cap,
+		      const struct chain_sample *s, unsigned int i, struct frame *f)
+{
+	uint64_t ip = s->ips[i] - (i ? 1 : 0);
+	const struct chain_mmap *m = chain_find_map_at(cap, s, ip);
+	const struct elf_sym *sym;
+
+	memset(f, 0, sizeof(*f));
+	f->ip = s->ips[i];
+	if (!m)
+		return;
+	f->file = base_name(m->path);
+	f->libc = is_libc(f->file);
+	sym = elf_dsos_lookup(ds, m->path, ip - m->start + m->pgoff);
+	f->name = sym ? sym->name : NULL;
+}
+
+/* The chain, for the log: name[file] per frame. */
+static void format_chain(struct elf_dsos *ds, const struct chain_capture *cap,
+			 const struct chain_sample *s, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < s->nr && len < size; i++) {
+		struct frame f;
+
+		get_frame(ds, cap, s, i, &f);
+		if (i == 24) {
+			len += snprintf(buf + len, size - len, " ... (%u frames)", s->nr);
+			break;
+		}
+		len += snprintf(buf + len, size - len, " %s[%s]", f.name ?: "?", f.file ?: "?");
+	}
+}
+
+/*
+ * Does @s match @pat?  Each element names a function of a file other than
+ * libc, or is "<libc>+": one or more frames inside libc, whatever their
+ * symbols say (libc's internal functions are not in its .dynsym).
+ * @prefix: frames after the pattern are allowed.
+ */
+static bool chain_is(struct elf_dsos *ds, const struct chain_capture *cap,
+		     const struct chain_sample *s, const char * const *pat, unsigned int nr_pat,
+		     bool prefix)
+{
+	unsigned int i = 0;
+
+	if (!s->resolved)
+		return false;
+	for (unsigned int p = 0; p < nr_pat; p++) {
+		struct frame f;
+
+		if (i >= s->nr)
+			return false;
+		get_frame(ds, cap, s, i, &f);
+		if (!strcmp(pat[p], "<libc>+")) {
+			if (!f.libc)
+				return false;
+			do {
+				if (++i >= s->nr)
+					break;
+				get_frame(ds, cap, s, i, &f);
+			} while (f.libc);
+			continue;
+		}
+		if (f.libc || !f.name || strcmp(f.name, pat[p]))
+			return false;
+		i++;
+	}
+	return prefix || i == s->nr;
+}
+
+/* Does any frame of @s name @func? */
+static bool chain_has(struct elf_dsos *ds, const struct chain_capture *cap,
+		      const struct chain_sample *s, const char *func)
+{
+	for (unsigned int i = 0; i < s->nr; i++) {
+		struct frame f;
+
+		get_frame(ds, cap, s, i, &f);
+		if (!f.libc && f.name && !strcmp(f.name, func))
+			return true;
+	}
+	return false;
+}
+
+/* Is the sample's own address in @func? */
+static bool sample_in(struct elf_dsos *ds, const struct chain_capture *cap,
+		      const struct chain_sample *s, const char *func)
+{
+	const struct chain_mmap *m = chain_find_map_at(cap, s, s->ip);
+	const struct elf_sym *sym;
+
+	if (!m)
+		return false;
+	sym = elf_dsos_lookup(ds, m->path, s->ip - m->start + m->pgoff);
+	return sym && !strcmp(sym->name, func) && !is_libc(base_name(m->path));
+}
+
+FIXTURE(dso) {
+	char prog[PATH_MAX], audit[PATH_MAX], lib1[PATH_MAX], lib2[PATH_MAX];
+	char dump[PATH_MAX];
+	struct chain_capture cap;
+	struct elf_dsos dsos;
+	char chain[2048];
+};
+
+FIXTURE_SETUP(dso)
+{
+	int fd;
+
+	prog_path(self->prog, sizeof(self->prog), WORKLOAD_NAME);
+	prog_path(self->audit, sizeof(self->audit), AUDIT_NAME);
+	prog_path(self->lib1, sizeof(self->lib1), LIB1_NAME);
+	prog_path(self->lib2, sizeof(self->lib2), LIB2_NAME);
+	ASSERT_EQ(0, access(self->prog, X_OK)) TH_LOG("no %s", self->prog);
+	ASSERT_EQ(0, access(self->audit, R_OK)) TH_LOG("no %s", self->audit);
+	snprintf(self->dump, sizeof(self->dump), "/tmp/unwind_user_dump_XXXXXX");
+	fd = mkstemp(self->dump);
+	ASSERT_LE(0, fd);
+	close(fd);
+}
+
+FIXTURE_TEARDOWN(dso)
+{
+	unlink(self->dump);
+	chain_free(&self->cap);
+	elf_dsos_free(&self->dsos);
+}
+
+/* Profile @argv with cpu-clock samples, under LD_AUDIT=@audit (NULL: none). */
+static void run(struct __test_metadata *_metadata, struct chain_capture *cap,
+		char *const argv[], const char *audit)
+{
+	struct perf_event_attr attr;
+	int ret;
+
+	/* The child inherits the environment; the harness forked this test off. */
+	ASSERT_EQ(0, audit ? setenv("LD_AUDIT", audit, 1) : unsetenv("LD_AUDIT"));
+	chain_attr_cpu_clock(&attr, 1000000);
+	ret = chain_run(cap, &attr, argv, false);
+	unsetenv("LD_AUDIT");
+	ASSERT_EQ(0, ret) TH_LOG("cannot profile %s: %s", argv[0], strerror(-ret));
+	ASSERT_EQ(0, cap->exit_status)
+		TH_LOG("%s exited with status %#x", argv[0], cap->exit_status);
+}
+
+/*
+ * main -> a -> qsort -> (libc) -> cmp, with the audit module: every sample
+ * in cmp reads cmp, libc's sort, a, main, libc's start code, _start.
+ */
+TEST_F(dso, qsort)
+{
+	static const char * const path[] = {
+		"cmp", "<libc>+", "a", "main", "<libc>+", "_start",
+	};
+	char *argv[] = { self->prog, "qsort", SPIN_MS, NULL };
+	unsigned int in_cmp = 0, good = 0, bad = 0;
+
+	run(_metadata, &self->cap, argv, self->audit);
+	for (unsigned int i = 0; i < self->cap.nr_samples; i++) {
+		const struct chain_sample *s = &self->cap.samples[i];
+
+		if (!sample_in(&self->dsos, &self->cap, s, "cmp"))
+			continue;
+		in_cmp++;
+		/* Anything the unwinder finds beyond _start is not checked. */
+		if (chain_is(&self->dsos, &self->cap, s, path, 6, true)) {
+			good++;
+			if (good == 1) {
+				format_chain(&self->dsos, &self->cap, s, self->chain,
+					     sizeof(self->chain));
+				ksft_print_msg("a chain from cmp:%s\n", self->chain);
+			}
+		} else if (bad++ < 5) {
+			format_chain(&self->dsos, &self->cap, s, self->chain, sizeof(self->chain));
+			TH_LOG("chain of %u frames%s:%s", s->nr,
+			       s->resolved ? "" : " (never delivered)", self->chain);
+		}
+	}
+	ksft_print_msg("%u samples, %u in cmp, %u with cmp <libc> a main <libc> _start\n",
+		       self->cap.nr_samples, in_cmp, good);
+	EXPECT_LE(MIN_SAMPLES, in_cmp);
+	EXPECT_EQ(in_cmp, good);
+}
+
+/*
+ * The same without the audit module.  cmp's frame is found from the
+ * program's table (exec registered it) and its return address is in libc;
+ * but nothing registered libc, whose code (Debian's) keeps no frame
+ * pointers, so the walk cannot get from libc back to a and main: it stops,
+ * or strays.  If these chains reached main, the qsort test above would not
+ * show that the registration works.
+ */
+TEST_F(dso, qsort_no_audit)
+{
+	static const char * const first[] = { "cmp", "<libc>+" };
+	char *argv[] = { self->prog, "qsort", SPIN_MS, NULL };
+	unsigned int in_cmp = 0, into_libc = 0, to_main = 0;
+
+	run(_metadata, &self->cap, argv, NULL);
+	for (unsigned int i = 0; i < self->cap.nr_samples; i++) {
+		const struct chain_sample *s = &self->cap.samples[i];
+
+		if (!sample_in(&self->dsos, &self->cap, s, "cmp"))
+			continue;
+		in_cmp++;
+		into_libc += chain_is(&self->dsos, &self->cap, s, first, 2, true);
+		if (chain_has(&self->dsos, &self->cap, s, "main") && to_main++ < 3) {
+			format_chain(&self->dsos, &self->cap, s, self->chain, sizeof(self->chain));
+			TH_LOG("reached main without libc's table:%s", self->chain);
+		}
+	}
+	ksft_print_msg("%u samples, %u in cmp, %u reached libc, %u reached main\n",
+		       self->cap.nr_samples, in_cmp, into_libc, to_main);
+	EXPECT_LE(MIN_SAMPLES, in_cmp);
+	EXPECT_EQ(in_cmp, into_libc);
+	EXPECT_EQ(0U, to_main);
+}
+
+/* One "== open|close PATH ..." section of the workload's dump. */
+struct dump_section {
+	char what[8];
+	bool mapped;
+	unsigned long long base, text_start, text_end, hdr, hdr_size;
+	char *tables;		/* the lines that follow, up to the next section */
+};
+
+static unsigned int parse_dump(const char *buf, struct dump_section *sec, unsigned int max)
+{
+	unsigned int n = 0;
+	const char *p = strstr(buf, "== ");
+
+	while (p && n < max) {
+		const char *body = strchr(p, '\n'), *next;
+
+		memset(&sec[n], 0, sizeof(sec[n]));
+		sec[n].mapped = sscanf(p, "== %7s %*s base %llx text %llx-%llx hdr %llx %llu",
+				       sec[n].what, &sec[n].base, &sec[n].text_start,
+				       &sec[n].text_end, &sec[n].hdr, &sec[n].hdr_size) == 6;
+		if (!sec[n].mapped && sscanf(p, "== %7s", sec[n].what) != 1)
+			break;
+		body = body ? body + 1 : p + strlen(p);
+		next = strstr(body, "== ");
+		while (next && next != body && next[-1] != '\n')
+			next = strstr(next + 1, "== ");
+		sec[n].tables = strndup(body, next ? (size_t)(next - body) : strlen(body));
+		p = next;
+		n++;
+	}
+	return n;
+}
+
+static void free_dump(struct dump_section *sec, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		free(sec[i].tables);
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long len;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = malloc(len + 1);
+	if (buf && fread(buf, 1, len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Is @sec's library registered (some line over its text, with its table)? */
+static bool lib_registered(struct __test_metadata *_metadata, const struct dump_section *sec)
+{
+	uint64_t start, end, table;
+
+	if (!ut_find_overlap(sec->tables, sec->text_start, sec->text_end, &start, &end, &table))
+		return false;
+	EXPECT_EQ(sec->hdr, table)
+		TH_LOG("%llx-%llx is registered with the table at %llx, not %llx",
+		       (unsigned long long)start, (unsigned long long)end,
+		       (unsigned long long)table, sec->hdr);
+	return true;
+}
+
+/*
+ * main -> call_lib -> lib_a -> lib_b -> cb_spin, then, after dlclose, the
+ * second library where the first was: main -> call_lib -> lib2_y -> lib2_x
+ * -> cb_spin.  Every sample in cb_spin must show the whole path of the
+ * library that was mapped when it was taken, and the registrations must
+ * follow the libraries.
+ */
+TEST_F(dso, dlopen)
+{
+	static const char * const path1[] = { "cb_spin", "lib_b", "lib_a", "call_lib", "main" };
+	static const char * const path2[] = { "cb_spin", "lib2_x", "lib2_y", "call_lib", "main" };
+	char *argv[] = { self->prog, "dlopen", SPIN_MS, self->lib1, self->lib2, self->dump, NULL };
+	unsigned int in_cb = 0, good1 = 0, good2 = 0, bad = 0;
+	struct dump_section sec[3];
+	char *dump;
+
+	run(_metadata, &self->cap, argv, self->audit);
+
+	dump = read_file(self->dump);
+	ASSERT_NE(NULL, dump);
+	ut_print_lines("the workload's view of its registrations:", dump);
+	ASSERT_EQ(3U, parse_dump(dump, sec, 3)) TH_LOG("not 3 sections in the dump");
+	ASSERT_TRUE(sec[0].mapped && sec[2].mapped);
+	EXPECT_STREQ("close", sec[1].what);
+	EXPECT_FALSE(sec[1].mapped) TH_LOG("%s still mapped after dlclose", LIB1_NAME);
+	EXPECT_TRUE(lib_registered(_metadata, &sec[0]))
+		TH_LOG("%s not registered after dlopen", LIB1_NAME);
+	EXPECT_EQ(NULL, ut_find_overlap(sec[1].tables, sec[0].text_start, sec[0].text_end,
+					NULL, NULL, NULL))
+		TH_LOG("%s's text still registered after dlclose", LIB1_NAME);
+	EXPECT_TRUE(lib_registered(_metadata, &sec[2]))
+		TH_LOG("%s not registered after dlopen", LIB2_NAME);
+	/* The point of the test: the second library reuses the first's addresses. */
+	ASSERT_EQ(sec[0].base, sec[2].base)
+		TH_LOG("%s loaded at %llx, %s at %llx: not at the same address",
+		       LIB1_NAME, sec[0].base, LIB2_NAME, sec[2].base);
+
+	for (unsigned int i = 0; i < self->cap.nr_samples; i++) {
+		const struct chain_sample *s = &self->cap.samples[i];
+
+		if (!sample_in(&self->dsos, &self->cap, s, "cb_spin"))
+			continue;
+		in_cb++;
+		if (chain_is(&self->dsos, &self->cap, s, path1, 5, true)) {
+			good1++;
+		} else if (chain_is(&self->dsos, &self->cap, s, path2, 5, true)) {
+			good2++;
+		} else if (bad++ < 5) {
+			format_chain(&self->dsos, &self->cap, s, self->chain, sizeof(self->chain));
+			TH_LOG("chain of %u frames%s:%s", s->nr,
+			       s->resolved ? "" : " (never delivered)", self->chain);
+		}
+	}
+	ksft_print_msg("%u samples, %u in cb_spin: %u with %s's path, %u with %s's\n",
+		       self->cap.nr_samples, in_cb, good1, LIB1_NAME, good2, LIB2_NAME);
+	EXPECT_LE(MIN_SAMPLES, good1);
+	EXPECT_LE(MIN_SAMPLES, good2);
+	EXPECT_EQ(in_cb, good1 + good2);
+	free_dump(sec, 3);
+	free(dump);
+}
+
+/*
+ * The same without the audit module: nothing registers the libraries, whose
+ * frames have no frame pointers, so no chain from cb_spin gets through them.
+ */
+TEST_F(dso, dlopen_no_audit)
+{
+	char *argv[] = { self->prog, "dlopen", SPIN_MS, self->lib1, self->lib2, self->dump, NULL };
+	unsigned int in_cb = 0, through = 0;
+	struct dump_section sec[3];
+	char *dump;
+
+	run(_metadata, &self->cap, argv, NULL);
+	dump = read_file(self->dump);
+	ASSERT_NE(NULL, dump);
+	ASSERT_EQ(3U, parse_dump(dump, sec, 3)) TH_LOG("not 3 sections in:\n%s", dump);
+	ASSERT_TRUE(sec[0].mapped);
+	EXPECT_FALSE(lib_registered(_metadata, &sec[0]))
+		TH_LOG("%s registered without the audit module:\n%s", LIB1_NAME, sec[0].tables);
+
+	for (unsigned int i = 0; i < self->cap.nr_samples; i++) {
+		const struct chain_sample *s = &self->cap.samples[i];
+
+		if (!sample_in(&self->dsos, &self->cap, s, "cb_spin"))
+			continue;
+		in_cb++;
+		if (chain_has(&self->dsos, &self->cap, s, "call_lib") && through++ < 3) {
+			format_chain(&self->dsos, &self->cap, s, self->chain, sizeof(self->chain));
+			TH_LOG("got through without the libraries' tables:%s", self->chain);
+		}
+	}
+	ksft_print_msg("%u samples, %u in cb_spin, %u reached call_lib\n",
+		       self->cap.nr_samples, in_cb, through);
+	EXPECT_LE(2 * MIN_SAMPLES, in_cb);
+	EXPECT_EQ(0U, through);
+	free_dump(sec, 3);
+	free(dump);
+}
+
+TEST_HARNESS_MAIN

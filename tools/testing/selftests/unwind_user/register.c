@@ -1,0 +1,1073 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prctl(PR_REGISTER_UNWIND_TABLE) and PR_UNREGISTER_UNWIND_TABLE: every
+ * errno path of the interface (Documentation/userspace-api/unwind_tables.rst),
+ * the success path, the per-mm cap (kernel.unwind_tables_max), and the
+ * registrations the kernel drops by itself (munmap, MAP_FIXED, dlclose) or
+ * copies (fork) or forgets (exec).
+ *
+ * The valid registration every case starts from is a real object's:
+ * libunwind_cb.so (built without frame pointers), dlopen()ed, its text and
+ * .eh_frame_hdr found through dl_iterate_phdr().  Each case breaks one thing
+ * and checks the errno, that /proc/self/unwind_tables did not change (a
+ * failed call changes nothing) and that the kernel logged no warning or
+ * oops.  Each prints "case NAME: errno E", the table the TAP output gives.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib_cb.h"
+#include "unwind_table.h"
+#include "../kselftest_harness.h"
+
+#define LIB_NAME	"libunwind_cb.so"
+#define LIB2_NAME	"libunwind_cb2.so"
+
+/*
+ * libunwind_cb.so calls back into the program that loads it (see
+ * dso_workload.c); here nothing runs it, but dlopen(RTLD_NOW) needs the
+ * symbol (this program is linked with -rdynamic).
+ */
+void cb_spin(unsigned long ms)
+{
+	(void)ms;
+}
+
+/* What every test starts from. */
+struct ctx {
+	size_t page;
+	void *handle;			/* libunwind_cb.so */
+	struct ut_object lib;		/* its text and .eh_frame_hdr */
+	struct ut_object exe;		/* this program's */
+	int kmsg;
+	/*
+	 * A copy of the library's .eh_frame_hdr and .eh_frame (which follows
+	 * it), in anonymous memory between two unmapped pages: the header's
+	 * pc-relative pointer to .eh_frame still holds.
+	 */
+	uint64_t eh_frame;		/* the library's .eh_frame */
+	size_t data_size;		/* .eh_frame_hdr up to the end of .eh_frame */
+};
+
+static void lib_path(char *buf, size_t size, const char *name)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	exe[n > 0 ? n : 0] = '\0';
+	snprintf(buf, size, "%s/%s", dirname(exe), name);
+}
+
+static int32_t get_s32(const void *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void put_s32(void *p, int32_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static void ctx_setup(struct __test_metadata *_metadata, struct ctx *ctx)
+{
+	char path[PATH_MAX];
+	const unsigned char *hdr, *p;
+	uint32_t len;
+
+	ctx->page = sysconf(_SC_PAGESIZE);
+	lib_path(path, sizeof(path), LIB_NAME);
+	ctx->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	ASSERT_NE(NULL, ctx->handle) TH_LOG("dlopen: %s", dlerror());
+	ASSERT_EQ(0, ut_find_object(LIB_NAME, &ctx->lib));
+	ASSERT_EQ(0, ut_find_object("", &ctx->exe));
+	ctx->kmsg = ut_kmsg_open();
+	ASSERT_LE(0, ctx->kmsg) TH_LOG("cannot read /dev/kmsg: %s", strerror(errno));
+
+	/* The header GNU ld writes: version 1, pcrel|sdata4, udata4, datarel|sdata4. */
+	hdr = (const void *)(uintptr_t)ctx->lib.hdr_start;
+	ASSERT_EQ(1, hdr[0]);
+	ASSERT_EQ(EH_PE_pcrel | EH_PE_sdata4, hdr[1]);
+	ASSERT_EQ(EH_PE_udata4, hdr[2]);
+	ASSERT_EQ(EH_PE_datarel | EH_PE_sdata4, hdr[3]);
+	ctx->eh_frame = ctx->lib.hdr_start + 4 + get_s32(hdr + 4);
+	ASSERT_GE(ctx->eh_frame, ctx->lib.hdr_start + ctx->lib.hdr_size);
+
+	/* .eh_frame ends with a zero length (no 64-bit records in it). */
+	p = (const void *)(uintptr_t)ctx->eh_frame;
+	for (;;) {
+		memcpy(&len, p, sizeof(len));
+		ASSERT_NE(0xffffffffU, len);
+		p += 4;
+		if (!len)
+			break;
+		p += len;
+		ASSERT_LT(p - hdr, 1 << 20);
+	}
+	ctx->data_size = p - hdr;
+}
+
+static void ctx_teardown(struct ctx *ctx)
+{
+	if (ctx->kmsg >= 0)
+		close(ctx->kmsg);
+}
+
+/* @pages pages of anonymous memory with @prot, with an unmapped page on each side. */
+static char *map_guarded(struct __test_metadata *_metadata, struct ctx *ctx, size_t pages,
+			 int prot)
+{
+	char *p = mmap(NULL, (pages + 2) * ctx->page, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, munmap(p, ctx->page));
+	ASSERT_EQ(0, munmap(p + (pages + 1) * ctx->page, ctx->page));
+	return p + ctx->page;
+}
+
+/* An address where nothing is mapped. */
+static uint64_t unmapped(struct __test_metadata *_metadata, struct ctx *ctx)
+{
+	char *p = map_guarded(_metadata, ctx, 1, PROT_READ);
+
+	ASSERT_EQ(0, munmap(p, ctx->page));
+	return (uintptr_t)p;
+}
+
+/*
+ * A copy of the library's .eh_frame_hdr and .eh_frame, readable, ending
+ * where its mapping ends (an unmapped page follows, and one precedes it).
+ * Returns the copy's header; the caller changes it, then mprotect()s it.
+ */
+static unsigned char *copy_hdr(struct __test_metadata *_metadata, struct ctx *ctx)
+{
+	size_t pages = (ctx->data_size + ctx->page - 1) / ctx->page;
+	char *p = map_guarded(_metadata, ctx, pages, PROT_READ | PROT_WRITE);
+	unsigned char *hdr = (unsigned char *)p + pages * ctx->page - ctx->data_size;
+
+	memcpy(hdr, (const void *)(uintptr_t)ctx->lib.hdr_start, ctx->data_size);
+	return hdr;
+}
+
+/* The library's registration, with its table replaced by @hdr. */
+static void use_hdr(struct prctl_unwind_table *tbl, const unsigned char *hdr, uint64_t size)
+{
+	tbl->table_start = (uintptr_t)hdr;
+	tbl->table_size = size;
+}
+
+/* One call of the table: what the case sets up, then prctl(option, arg, size, arg4, arg5). */
+struct call {
+	int option;
+	const void *arg;		/* &tbl unless the case says otherwise */
+	unsigned long size, arg4, arg5;
+	struct prctl_unwind_table tbl;
+	bool unregisters;		/* a success removes a line instead of adding one */
+};
+
+typedef void (*prep_fn)(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c);
+
+static const char *errno_name(int err)
+{
+	static char buf[16];
+	const char *name = err ? strerrorname_np(err) : "0";
+
+	if (name)
+		return name;
+	snprintf(buf, sizeof(buf), "%d", err);
+	return buf;
+}
+
+static char *tables(struct __test_metadata *_metadata)
+{
+	char *t = ut_read_tables();
+
+	ASSERT_NE(NULL, t) TH_LOG("%s: %s", UNWIND_TABLES_PATH, strerror(errno));
+	return t;
+}
+
+/* The kernel logged no warning, BUG or oops since the last check. */
+static void check_kmsg(struct __test_metadata *_metadata, struct ctx *ctx, const char *what)
+{
+	char msg[512];
+
+	EXPECT_FALSE(ut_kmsg_splat(ctx->kmsg, msg, sizeof(msg)))
+		TH_LOG("%s: the kernel logged: %s", what, msg);
+}
+
+/* Register @c->tbl: the kernel must list exactly that line, once. */
+static void must_register(struct __test_metadata *_metadata, const struct prctl_unwind_table *t)
+{
+	char *before = tables(_metadata), *after;
+
+	ASSERT_EQ(0, ut_prctl(PR_REGISTER_UNWIND_TABLE, t, sizeof(*t), 0, 0));
+	after = tables(_metadata);
+	EXPECT_EQ(ut_count_lines(before) + 1, ut_count_lines(after));
+	EXPECT_NE(NULL, ut_find_line(after, t->text_start, t->text_end, t->table_start,
+				     t->table_size))
+		TH_LOG("no line for %llx-%llx in:\n%s", (unsigned long long)t->text_start,
+		       (unsigned long long)t->text_end, after);
+	free(before);
+	free(after);
+}
+
+/*
+ * Run one case: the call must fail with @err (or succeed, @err 0), leave
+ * /proc/self/unwind_tables as it was (or with exactly the one line more
+ * or less), and the kernel log clean.
+ */
+static void run_case(struct __test_metadata *_metadata, struct ctx *ctx, const char *name,
+		     int err, prep_fn prep)
+{
+	const struct prctl_unwind_table *t;
+	struct call c = { .option = PR_REGISTER_UNWIND_TABLE, .size = sizeof(c.tbl) };
+	char *reason = _metadata->results->reason, *before, *after;
+	size_t size = sizeof(_metadata->results->reason);
+	int ret, len;
+
+	c.arg = &c.tbl;
+	ut_table_of(&ctx->lib, &c.tbl);
+	if (prep)
+		prep(_metadata, ctx, &c);
+	t = &c.tbl;
+	check_kmsg(_metadata, ctx, "before the case");
+
+	before = tables(_metadata);
+	ret = ut_prctl(c.option, c.arg, c.size, c.arg4, c.arg5);
+	after = tables(_metadata);
+
+	ksft_print_msg("case %s: errno %s%s%s\n", name, errno_name(-ret),
+		       -ret == err ? "" : ", expected ", -ret == err ? "" : errno_name(err));
+	EXPECT_EQ(err, -ret)
+		TH_LOG("%s: errno %s, expected %s", name, errno_name(-ret), errno_name(err));
+	if (ret) {
+		EXPECT_STREQ(before, after);
+	} else if (c.unregisters) {
+		EXPECT_EQ(ut_count_lines(before), ut_count_lines(after) + 1);
+		EXPECT_EQ(NULL, ut_find_overlap(after, t->text_start, t->text_end, NULL, NULL,
+						NULL));
+	} else {
+		EXPECT_EQ(ut_count_lines(before) + 1, ut_count_lines(after));
+		EXPECT_NE(NULL, ut_find_line(after, t->text_start, t->text_end, t->table_start,
+					     t->table_size))
+			TH_LOG("no line for the registration in:\n%s", after);
+		EXPECT_EQ(0, ut_unregister(t->text_start, t->text_end));
+		free(after);
+		after = tables(_metadata);
+		EXPECT_STREQ(before, after);
+	}
+	check_kmsg(_metadata, ctx, name);
+	/* errno_name() returns a static buffer for unnamed values: two calls. */
+	len = snprintf(reason, size, "errno %s", errno_name(-ret));
+	if (-ret != err)
+		snprintf(reason + len, size - len, ", expected %s", errno_name(err));
+	free(before);
+	free(after);
+}
+
+/* --- the argument itself --- */
+
+static void size_small(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->size = PRCTL_UNWIND_TABLE_SIZE_VER0 - 8;
+}
+
+static void size_zero(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->size = 0;
+}
+
+/* A bigger struct, as a newer program would pass: a page and more. */
+static unsigned char big[2 * 65536] __attribute__((aligned(65536)));
+
+static void size_too_big(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	memcpy(big, &c->tbl, sizeof(c->tbl));
+	c->arg = big;
+	c->size = ctx->page + 8;
+}
+
+static void size_big_tail_set(struct __test_metadata *_metadata, struct ctx *ctx,
+			      struct call *c)
+{
+	memcpy(big, &c->tbl, sizeof(c->tbl));
+	big[sizeof(c->tbl) + 5] = 1;
+	c->arg = big;
+	c->size = sizeof(c->tbl) + 8;
+}
+
+static void size_big_tail_zero(struct __test_metadata *_metadata, struct ctx *ctx,
+			       struct call *c)
+{
+	memcpy(big, &c->tbl, sizeof(c->tbl));
+	c->arg = big;
+	c->size = sizeof(c->tbl) + 8;
+}
+
+static void size_page_tail_zero(struct __test_metadata *_metadata, struct ctx *ctx,
+				struct call *c)
+{
+	memcpy(big, &c->tbl, sizeof(c->tbl));
+	c->arg = big;
+	c->size = ctx->page;
+}
+
+static void arg4_set(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->arg4 = 1;
+}
+
+static void arg5_set(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->arg5 = 1;
+}
+
+static void struct_null(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->arg = NULL;
+}
+
+static void struct_unmapped(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->arg = (const void *)(uintptr_t)unmapped(_metadata, ctx);
+}
+
+/* The struct's first half at the end of a page, its second half unmapped. */
+static void struct_half_mapped(struct __test_metadata *_metadata, struct ctx *ctx,
+			       struct call *c)
+{
+	char *p = map_guarded(_metadata, ctx, 1, PROT_READ | PROT_WRITE);
+	char *arg = p + ctx->page - sizeof(c->tbl) / 2;
+
+	memcpy(arg, &c->tbl, sizeof(c->tbl) / 2);
+	c->arg = arg;
+}
+
+static void format_zero(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.format = 0;
+}
+
+static void format_unknown(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.format = PR_UNWIND_TABLE_EH_FRAME_HDR + 1;
+}
+
+static void flags_set(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.flags = 1;
+}
+
+static void flags_high(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.flags = 0x80000000U;
+}
+
+/* --- the text range --- */
+
+static void text_empty(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.text_end = c->tbl.text_start;
+}
+
+static void text_reversed(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.text_end = c->tbl.text_start - 1;
+}
+
+/* Ends beyond the user address space (and near the top of the 64-bit space). */
+static void text_too_high(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.text_end = ~0ULL;
+}
+
+static void text_unmapped(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.text_start = unmapped(_metadata, ctx);
+	c->tbl.text_end = c->tbl.text_start + ctx->page;
+}
+
+/* Executable text followed by a hole. */
+static void text_partly_unmapped(struct __test_metadata *_metadata, struct ctx *ctx,
+				 struct call *c)
+{
+	char *p = map_guarded(_metadata, ctx, 1, PROT_READ | PROT_EXEC);
+
+	c->tbl.text_start = (uintptr_t)p;
+	c->tbl.text_end = (uintptr_t)p + 2 * ctx->page;
+}
+
+static void text_not_exec(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	char *p = map_guarded(_metadata, ctx, 1, PROT_READ);
+
+	c->tbl.text_start = (uintptr_t)p;
+	c->tbl.text_end = (uintptr_t)p + ctx->page;
+}
+
+static void text_partly_not_exec(struct __test_metadata *_metadata, struct ctx *ctx,
+				 struct call *c)
+{
+	char *p = map_guarded(_metadata, ctx, 2, PROT_READ | PROT_EXEC);
+
+	ASSERT_EQ(0, mprotect(p + ctx->page, ctx->page, PROT_READ));
+	c->tbl.text_start = (uintptr_t)p;
+	c->tbl.text_end = (uintptr_t)p + 2 * ctx->page;
+}
+
+/* --- the table's range --- */
+
+static void table_size_zero(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.table_size = 0;
+}
+
+static void table_wraps(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.table_size = -c->tbl.table_start + 16;
+}
+
+static void table_unmapped(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.table_start = unmapped(_metadata, ctx);
+}
+
+/* A copy of the header whose last byte is followed by a hole. */
+static void table_partly_unmapped(struct __test_metadata *_metadata, struct ctx *ctx,
+				  struct call *c)
+{
+	char *p = map_guarded(_metadata, ctx, 1, PROT_READ | PROT_WRITE);
+	unsigned char *hdr = (unsigned char *)p + ctx->page - c->tbl.table_size + 1;
+
+	memcpy(hdr, (const void *)(uintptr_t)ctx->lib.hdr_start, c->tbl.table_size - 1);
+	c->tbl.table_start = (uintptr_t)hdr;
+}
+
+static void table_prot_none(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	unsigned char *hdr = copy_hdr(_metadata, ctx);
+
+	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+	ASSERT_EQ(0, mprotect((void *)((uintptr_t)hdr & ~(ctx->page - 1)), ctx->page,
+			      PROT_NONE));
+}
+
+/* A valid copy: accepted, which makes the cases below that change one byte of it meaningful. */
+static void hdr_copy(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	use_hdr(&c->tbl, copy_hdr(_metadata, ctx), ctx->lib.hdr_size);
+}
+
+/* --- the header's content: a copy, with one field changed --- */
+
+static void hdr_version(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	unsigned char *hdr = copy_hdr(_metadata, ctx);
+
+	hdr[0] = 2;
+	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+}
+
+static void hdr_fde_count_big(struct __test_metadata *_metadata, struct ctx *ctx,
+			      struct call *c)
+{
+	unsigned char *hdr = copy_hdr(_metadata, ctx);
+
+	/* 12 bytes of header, then 8 per entry */
+	put_s32(hdr + 8, (ctx->lib.hdr_size - 12) / 8 + 1);
+	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+}
+
+/* The real header, with a size that cuts off its last table entry. */
+static void hdr_size_short(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.table_size -= 8;
+}
+
+/* Too short for the header's fixed part. */
+static void hdr_truncated(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.table_size = 6;
+}
+
+static void hdr_ptr_enc_bad(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	unsigned char *hdr = copy_hdr(_metadata, ctx);
+
+	hdr[1] = 0x0f;		/* no such DW_EH_PE format */
+	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+}
+
+static void hdr_count_enc_pcrel(struct __test_metadata *_metadata, struct ctx *ctx,
+				struct call *c)
+{
+	unsigned char *hdr = copy_hdr(_metadata, ctx);
+
+	hdr[2] = EH_PE_pcrel | EH_PE_udata4;	/* a count is no address */
+	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+}
+
+/* eh_frame_ptr into the unmapped page after the copy. */
+static void hdr_eh_frame_after(struct __test_metadata *_metadata, struct ctx *ctx,
+			       struct call *c)
+{
+	unsigned char *hdr = copy_hdr(_metadata, ctx);
+
+	put_s32(hdr + 4, ctx->data_size + 64 - 4);
+	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+}
+
+/* eh_frame_ptr into the unmapped page before the copy. */
+static void hdr_eh_frame_before(struct __test_metadata *_metadata, struct ctx *ctx,
+				struct call *c)
+{
+	unsigned char *hdr = copy_hdr(_metadata, ctx);
+	size_t pages = (ctx->data_size + ctx->page - 1) / ctx->page;
+	uintptr_t hole = (uintptr_t)hdr + ctx->data_size - pages * ctx->page - ctx->page / 2;
+
+	put_s32(hdr + 4, (int32_t)(hole - ((uintptr_t)hdr + 4)));
+	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+}
+
+static void hdr_no_count(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	unsigned char *hdr = copy_hdr(_metadata, ctx);
+
+	hdr[2] = EH_PE_omit;
+	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+}
+
+static void hdr_no_table(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	unsigned char *hdr = copy_hdr(_metadata, ctx);
+
+	hdr[3] = EH_PE_omit;
+	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+}
+
+/* Variable-size entries: no binary search. */
+static void hdr_table_uleb128(struct __test_metadata *_metadata, struct ctx *ctx,
+			      struct call *c)
+{
+	unsigned char *hdr = copy_hdr(_metadata, ctx);
+
+	hdr[3] = EH_PE_datarel | EH_PE_uleb128;
+	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+}
+
+/* --- overlaps --- */
+
+/* The objects exec registered: the program, ld.so, the vDSO. */
+static void overlap_exe(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	ut_table_of(&ctx->exe, &c->tbl);
+}
+
+static void overlap_exe_last_byte(struct __test_metadata *_metadata, struct ctx *ctx,
+				  struct call *c)
+{
+	ut_table_of(&ctx->exe, &c->tbl);
+	c->tbl.text_start = c->tbl.text_end - 1;
+}
+
+static void overlap_ld_so(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	struct ut_object ld;
+
+	ASSERT_EQ(0, ut_find_object("ld-linux-x86-64.so.2", &ld));
+	ut_table_of(&ld, &c->tbl);
+}
+
+static void overlap_vdso(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	struct ut_object vdso;
+
+	ASSERT_EQ(0, ut_find_object("linux-vdso.so.1", &vdso));
+	ut_table_of(&vdso, &c->tbl);
+}
+
+static void double_register(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	must_register(_metadata, &c->tbl);
+}
+
+/* A part of what is registered. */
+static void overlap_registered(struct __test_metadata *_metadata, struct ctx *ctx,
+			       struct call *c)
+{
+	must_register(_metadata, &c->tbl);
+	c->tbl.text_start += 16;
+}
+
+/* --- unregistration --- */
+
+static void as_unregister(struct call *c)
+{
+	c->option = PR_UNREGISTER_UNWIND_TABLE;
+	c->tbl.table_start = 0;
+	c->tbl.table_size = 0;
+}
+
+static void unreg_unknown(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	as_unregister(c);
+}
+
+static void unreg_table_set(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	must_register(_metadata, &c->tbl);
+	c->option = PR_UNREGISTER_UNWIND_TABLE;
+}
+
+static void unreg_table_size_set(struct __test_metadata *_metadata, struct ctx *ctx,
+				 struct call *c)
+{
+	must_register(_metadata, &c->tbl);
+	as_unregister(c);
+	c->tbl.table_size = 1;
+}
+
+/* A registered range, named by a part of it. */
+static void unreg_part(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	must_register(_metadata, &c->tbl);
+	as_unregister(c);
+	c->tbl.text_end--;
+}
+
+/* A registered range, named with one byte more. */
+static void unreg_more(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	must_register(_metadata, &c->tbl);
+	as_unregister(c);
+	c->tbl.text_end++;
+}
+
+static void unreg_size_small(struct __test_metadata *_metadata, struct ctx *ctx,
+			     struct call *c)
+{
+	must_register(_metadata, &c->tbl);
+	as_unregister(c);
+	c->size = PRCTL_UNWIND_TABLE_SIZE_VER0 - 1;
+}
+
+static void unreg_format(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	must_register(_metadata, &c->tbl);
+	as_unregister(c);
+	c->tbl.format = 0;
+}
+
+static void unreg_flags(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	must_register(_metadata, &c->tbl);
+	as_unregister(c);
+	c->tbl.flags = 1;
+}
+
+static void unreg_arg4(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	must_register(_metadata, &c->tbl);
+	as_unregister(c);
+	c->arg4 = 1;
+}
+
+static void unreg_reversed(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	as_unregister(c);
+	c->tbl.text_end = c->tbl.text_start;
+}
+
+/* A registration exec made, named as /proc/self/unwind_tables lists it. */
+static void unreg_exe(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	char *t = tables(_metadata);
+	uint64_t start, end;
+
+	ASSERT_NE(NULL, ut_find_overlap(t, ctx->exe.text_start, ctx->exe.text_end, &start, &end,
+					NULL))
+		TH_LOG("exec registered no range over the program's text:\n%s", t);
+	free(t);
+	as_unregister(c);
+	c->tbl.text_start = start;
+	c->tbl.text_end = end;
+	c->unregisters = true;
+}
+
+static void unreg_registered(struct __test_metadata *_metadata, struct ctx *ctx,
+			     struct call *c)
+{
+	must_register(_metadata, &c->tbl);
+	as_unregister(c);
+	c->unregisters = true;
+}
+
+FIXTURE(bad) {
+	struct ctx ctx;
+};
+
+FIXTURE_VARIANT(bad) {
+	const char *name;
+	int err;		/* the errno the call must fail with; 0: it succeeds */
+	prep_fn prep;
+};
+
+#define CASE(_name, _err) \
+	FIXTURE_VARIANT_ADD(bad, _name) { .name = #_name, .err = _err, .prep = _name }
+
+CASE(size_small, EINVAL);
+CASE(size_zero, EINVAL);
+CASE(size_too_big, E2BIG);
+CASE(size_big_tail_set, E2BIG);
+CASE(size_big_tail_zero, 0);
+CASE(size_page_tail_zero, 0);
+CASE(arg4_set, EINVAL);
+CASE(arg5_set, EINVAL);
+CASE(struct_null, EFAULT);
+CASE(struct_unmapped, EFAULT);
+CASE(struct_half_mapped, EFAULT);
+CASE(format_zero, EINVAL);
+CASE(format_unknown, EINVAL);
+CASE(flags_set, EINVAL);
+CASE(flags_high, EINVAL);
+CASE(text_empty, EINVAL);
+CASE(text_reversed, EINVAL);
+CASE(text_too_high, EFAULT);
+CASE(text_unmapped, EFAULT);
+CASE(text_partly_unmapped, EFAULT);
+CASE(text_not_exec, EACCES);
+CASE(text_partly_not_exec, EACCES);
+CASE(table_size_zero, EINVAL);
+CASE(table_wraps, EINVAL);
+CASE(table_unmapped, EFAULT);
+CASE(table_partly_unmapped, EFAULT);
+CASE(table_prot_none, EACCES);
+CASE(hdr_copy, 0);
+CASE(hdr_version, ENOEXEC);
+CASE(hdr_fde_count_big, ENOEXEC);
+CASE(hdr_size_short, ENOEXEC);
+CASE(hdr_truncated, ENOEXEC);
+CASE(hdr_ptr_enc_bad, ENOEXEC);
+CASE(hdr_count_enc_pcrel, ENOEXEC);
+CASE(hdr_eh_frame_after, ENOEXEC);
+CASE(hdr_eh_frame_before, ENOEXEC);
+CASE(hdr_no_count, EOPNOTSUPP);
+CASE(hdr_no_table, EOPNOTSUPP);
+CASE(hdr_table_uleb128, EOPNOTSUPP);
+CASE(overlap_exe, EEXIST);
+CASE(overlap_exe_last_byte, EEXIST);
+CASE(overlap_ld_so, EEXIST);
+CASE(overlap_vdso, EEXIST);
+CASE(double_register, EEXIST);
+CASE(overlap_registered, EEXIST);
+CASE(unreg_unknown, ENOENT);
+CASE(unreg_table_set, EINVAL);
+CASE(unreg_table_size_set, EINVAL);
+CASE(unreg_part, ENOENT);
+CASE(unreg_more, ENOENT);
+CASE(unreg_size_small, EINVAL);
+CASE(unreg_format, EINVAL);
+CASE(unreg_flags, EINVAL);
+CASE(unreg_arg4, EINVAL);
+CASE(unreg_reversed, EINVAL);
+CASE(unreg_exe, 0);
+CASE(unreg_registered, 0);
+
+FIXTURE_SETUP(bad)
+{
+	ctx_setup(_metadata, &self->ctx);
+}
+
+FIXTURE_TEARDOWN(bad)
+{
+	ctx_teardown(&self->ctx);
+}
+
+TEST_F(bad, call)
+{
+	run_case(_metadata, &self->ctx, variant->name, variant->err, variant->prep);
+}
+
+FIXTURE(reg) {
+	struct ctx ctx;
+};
+
+FIXTURE_SETUP(reg)
+{
+	ctx_setup(_metadata, &self->ctx);
+}
+
+FIXTURE_TEARDOWN(reg)
+{
+	ctx_teardown(&self->ctx);
+}
+
+/* Register, see the line, unregister, see it gone, unregister again: ENOENT. */
+TEST_F(reg, register_unregister)
+{
+	const struct ut_object *lib = &self->ctx.lib;
+	char *before = tables(_metadata), *t;
+
+	ASSERT_EQ(NULL, ut_find_overlap(before, lib->text_start, lib->text_end, NULL, NULL, NULL))
+		TH_LOG("%s registered before the test:\n%s", LIB_NAME, before);
+	ASSERT_EQ(0, ut_register(lib->text_start, lib->text_end, lib->hdr_start, lib->hdr_size));
+	t = tables(_metadata);
+	EXPECT_NE(NULL, ut_find_line(t, lib->text_start, lib->text_end, lib->hdr_start,
+				     lib->hdr_size))
+		TH_LOG("no line for %s in:\n%s", LIB_NAME, t);
+	EXPECT_EQ(ut_count_lines(before) + 1, ut_count_lines(t));
+	ut_print_lines("registered " LIB_NAME ":", t);
+	free(t);
+
+	EXPECT_EQ(0, ut_unregister(lib->text_start, lib->text_end));
+	t = tables(_metadata);
+	EXPECT_STREQ(before, t);
+	free(t);
+
+	EXPECT_EQ(-ENOENT, ut_unregister(lib->text_start, lib->text_end));
+	t = tables(_metadata);
+	EXPECT_STREQ(before, t);
+	free(t);
+	free(before);
+	check_kmsg(_metadata, &self->ctx, "register_unregister");
+}
+
+/*
+ * The kernel log check of every case sees a warning when there is one: a
+ * line that looks like one, written to /dev/kmsg, must be caught.
+ */
+TEST_F(reg, kmsg_check_works)
+{
+	static const char line[] = "<4>unwind_user selftest: WARNING: not a real one\n";
+	char msg[512];
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)strlen(line), write(fd, line, strlen(line)));
+	close(fd);
+	EXPECT_TRUE(ut_kmsg_splat(self->ctx.kmsg, msg, sizeof(msg)));
+	EXPECT_FALSE(ut_kmsg_splat(self->ctx.kmsg, msg, sizeof(msg)));
+}
+
+/* /proc/<pid>/unwind_tables is for the owner's eyes (ptrace read access). */
+TEST_F(reg, proc_mode)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(UNWIND_TABLES_PATH, &st));
+	EXPECT_TRUE(S_ISREG(st.st_mode));
+	EXPECT_EQ(0400U, st.st_mode & 07777);
+}
+
+/*
+ * Register @pages pages of anonymous text (with the library's real table,
+ * which describes other text: the kernel checks only the header), then
+ * call @unmap on it: the registration must be gone.
+ */
+static void drop_test(struct __test_metadata *_metadata, struct ctx *ctx, size_t pages,
+		      void (*unmap)(struct __test_metadata *, struct ctx *, char *))
+{
+	char *p = map_guarded(_metadata, ctx, pages, PROT_READ | PROT_EXEC);
+	struct prctl_unwind_table tbl;
+	char *before = tables(_metadata), *t;
+
+	ut_table_of(&ctx->lib, &tbl);
+	tbl.text_start = (uintptr_t)p;
+	tbl.text_end = (uintptr_t)p + pages * ctx->page;
+	must_register(_metadata, &tbl);
+	unmap(_metadata, ctx, p);
+	t = tables(_metadata);
+	EXPECT_EQ(NULL, ut_find_overlap(t, tbl.text_start, tbl.text_end, NULL, NULL, NULL))
+		TH_LOG("still registered:\n%s", t);
+	EXPECT_STREQ(before, t);
+	free(before);
+	free(t);
+	check_kmsg(_metadata, ctx, "unmap");
+}
+
+static void unmap_all(struct __test_metadata *_metadata, struct ctx *ctx, char *p)
+{
+	ASSERT_EQ(0, munmap(p, 3 * ctx->page));
+}
+
+static void unmap_middle(struct __test_metadata *_metadata, struct ctx *ctx, char *p)
+{
+	ASSERT_EQ(0, munmap(p + ctx->page, ctx->page));
+}
+
+static void map_fixed_over(struct __test_metadata *_metadata, struct ctx *ctx, char *p)
+{
+	ASSERT_EQ(p + 2 * ctx->page, mmap(p + 2 * ctx->page, ctx->page, PROT_READ | PROT_EXEC,
+					  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
+}
+
+TEST_F(reg, munmap_drops)
+{
+	drop_test(_metadata, &self->ctx, 3, unmap_all);
+}
+
+TEST_F(reg, munmap_part_drops)
+{
+	drop_test(_metadata, &self->ctx, 3, unmap_middle);
+}
+
+TEST_F(reg, map_fixed_drops)
+{
+	drop_test(_metadata, &self->ctx, 3, map_fixed_over);
+}
+
+/* A library whose text this program registered, then dlclose()d. */
+TEST_F(reg, dlclose_drops)
+{
+	struct prctl_unwind_table tbl;
+	struct ut_object lib2;
+	char path[PATH_MAX], *before = tables(_metadata), *t;
+	void *h;
+
+	lib_path(path, sizeof(path), LIB2_NAME);
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	ASSERT_NE(NULL, h) TH_LOG("dlopen: %s", dlerror());
+	ASSERT_EQ(0, ut_find_object(LIB2_NAME, &lib2));
+	ut_table_of(&lib2, &tbl);
+	must_register(_metadata, &tbl);
+	ASSERT_EQ(0, dlclose(h));
+	ASSERT_NE(0, ut_find_object(LIB2_NAME, &lib2)) TH_LOG("%s still mapped", LIB2_NAME);
+	t = tables(_metadata);
+	EXPECT_EQ(NULL, ut_find_overlap(t, tbl.text_start, tbl.text_end, NULL, NULL, NULL))
+		TH_LOG("still registered:\n%s", t);
+	EXPECT_STREQ(before, t);
+	free(before);
+	free(t);
+	check_kmsg(_metadata, &self->ctx, "dlclose");
+}
+
+/* A child has its parent's registrations; a new program has none of them. */
+TEST_F(reg, fork_exec)
+{
+	const struct ut_object *lib = &self->ctx.lib;
+	char *t, out[4096];
+	int status, fd[2];
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, ut_register(lib->text_start, lib->text_end, lib->hdr_start, lib->hdr_size));
+	t = tables(_metadata);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char *c = ut_read_tables();
+
+		_exit(!c || strcmp(c, t));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status) TH_LOG("the child's registrations differ from:\n%s", t);
+
+	ASSERT_EQ(0, pipe(fd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		dup2(fd[1], 1);
+		execl("/bin/cat", "cat", UNWIND_TABLES_PATH, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	while (len < (ssize_t)sizeof(out) - 1 &&
+	       (n = read(fd[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += n;
+	out[len] = '\0';
+	close(fd[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	EXPECT_NE(0, len);
+	EXPECT_EQ(NULL, ut_find_line(out, lib->text_start, lib->text_end, lib->hdr_start,
+				     lib->hdr_size))
+		TH_LOG("the registration survived exec:\n%s", out);
+	ksft_print_msg("after exec of cat: %u registrations\n", ut_count_lines(out));
+	free(t);
+	check_kmsg(_metadata, &self->ctx, "fork_exec");
+}
+
+/*
+ * kernel.unwind_tables_max caps the registrations of an mm, counting the
+ * ones exec made.  Set it to what the process holds + 2: two more
+ * registrations fit, the third fails with ENOSPC and leaves nothing behind,
+ * and one fits again after an unregistration.  The old value is restored
+ * from the parent, whatever happened in the test.
+ */
+FIXTURE(cap) {
+	struct ctx ctx;
+	long old_max;
+};
+
+FIXTURE_SETUP(cap)
+{
+	self->old_max = ut_read_max();
+	ASSERT_LT(0, self->old_max) TH_LOG("cannot read %s", UNWIND_TABLES_MAX_PATH);
+	ctx_setup(_metadata, &self->ctx);
+}
+
+FIXTURE_TEARDOWN_PARENT(cap)
+{
+	if (self->old_max > 0 && ut_write_max(self->old_max))
+		TH_LOG("cannot restore %s to %ld", UNWIND_TABLES_MAX_PATH, self->old_max);
+}
+
+TEST_F(cap, enospc)
+{
+	struct ctx *ctx = &self->ctx;
+	char *p = map_guarded(_metadata, ctx, 3, PROT_READ | PROT_EXEC);
+	char *before = tables(_metadata), *t, *t2;
+	unsigned int count = ut_count_lines(before);
+	struct prctl_unwind_table tbl[3];
+	int ret;
+
+	for (int i = 0; i < 3; i++) {
+		ut_table_of(&ctx->lib, &tbl[i]);
+		tbl[i].text_start = (uintptr_t)p + i * ctx->page;
+		tbl[i].text_end = tbl[i].text_start + ctx->page;
+	}
+	ASSERT_EQ(0, ut_write_max((long)count + 2))
+		TH_LOG("cannot write %s", UNWIND_TABLES_MAX_PATH);
+	ASSERT_EQ((long)count + 2, ut_read_max());
+
+	must_register(_metadata, &tbl[0]);
+	must_register(_metadata, &tbl[1]);
+	t = tables(_metadata);
+	ret = ut_prctl(PR_REGISTER_UNWIND_TABLE, &tbl[2], sizeof(tbl[2]), 0, 0);
+	ksft_print_msg("case cap_reached: errno %s\n", errno_name(-ret));
+	EXPECT_EQ(-ENOSPC, ret);
+	t2 = tables(_metadata);
+	EXPECT_STREQ(t, t2);
+	EXPECT_EQ(count + 2, ut_count_lines(t2));
+	free(t);
+	free(t2);
+
+	/* Room again after an unregistration. */
+	EXPECT_EQ(0, ut_unregister(tbl[0].text_start, tbl[0].text_end));
+	must_register(_metadata, &tbl[2]);
+	EXPECT_EQ(0, ut_unregister(tbl[1].text_start, tbl[1].text_end));
+	EXPECT_EQ(0, ut_unregister(tbl[2].text_start, tbl[2].text_end));
+	t = tables(_metadata);
+	EXPECT_STREQ(before, t);
+	free(t);
+	free(before);
+	check_kmsg(_metadata, ctx, "cap");
+}
+
+TEST_HARNESS_MAIN
