@@ -8,7 +8,7 @@ H := harness
 
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
 	sparse harness-selftest patches-import patches-export clean help \
-	unit fuzz bench bench-register audit
+	unit fuzz bench bench-register audit realbin
 
 all: kernel perf selftests
 
@@ -40,6 +40,11 @@ vm: kernel perf selftests
 
 demo: kernel perf selftests
 	@$(H)/demo.sh
+
+# The unwinder on real Debian binaries (python3, a C++ program throwing
+# through 100 frames), with and without the LD_AUDIT helper, against gdb.
+realbin: kernel perf selftests
+	@$(H)/realbin.sh
 
 check:
 	@$(H)/check.sh

@@ -9,9 +9,9 @@
  * and keeps just those three rules; instructions about other registers are
  * decoded and dropped.  That keeps the state small enough for the stack.
  *
- * DWARF expressions are not evaluated.  Their bytes are skipped, and when the
- * final rule for the CFA, RA or FP is an expression, it is handed to the
- * architecture, which recognises the few shapes its toolchains emit.
+ * DWARF expressions are not run while the instructions are.  Their bytes are
+ * skipped, and when the final rule for the CFA, RA or FP is an expression,
+ * cfi_expr.c works out which plain rule it amounts to, or gives up.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -22,6 +22,7 @@
 #include <linux/unwind_user_types.h>
 
 #include "cfi.h"
+#include "cfi_expr.h"
 #include "dwarf.h"
 #include "eh_frame.h"
 
@@ -38,8 +39,9 @@ static_assert(CFI_MAX_INSNS < U16_MAX);
  * Depth of the DW_CFA_remember_state stack.  GCC nests it one deep (around
  * each epilogue in the middle of a function) and clang does not use it; no
  * distribution binary we looked at (glibc, CPython, node, LLVM, cc1) goes
- * deeper.  Each level costs a row, 24 bytes, of kernel stack, and the whole
- * lookup must stay under 512 bytes: two levels leave one to spare.
+ * deeper.  Each level costs a row, 24 bytes, of kernel stack: two levels
+ * leave one to spare, and keep the instruction run under the stack the
+ * expression reader needs (see cfi_eval_frame()).
  */
 #define CFI_MAX_STATE_DEPTH	2
 
@@ -453,33 +455,53 @@ static void cfi_map_reg(const struct eh_frame_regs *regs, u16 regno,
 	}
 }
 
-/* Read an expression of the final row and let the arch translate it. */
-static int cfi_map_expr(struct cfi_state *st, const struct cfi_rule *rule,
+/*
+ * What the mapping of a row into frame rules needs to know; the state of the
+ * instruction run is gone by then (see cfi_eval_frame()).
+ */
+struct cfi_map {
+	const struct eh_frame_section	*sec;
+	const struct eh_frame_regs	*regs;
+	unsigned long			pc;
+};
+
+/*
+ * Read an expression of the final row and turn it into a rule.  A malformed
+ * expression is unsupported, not corrupt: cfi.c has already checked that it
+ * lies inside its FDE, so the rest of the table is as good as before.
+ */
+static int cfi_map_expr(const struct cfi_map *m, const struct cfi_rule *rule,
 			u8 op, struct unwind_user_rule *out)
 {
-	struct eh_frame_cursor *cur = &st->cur;
-	unsigned long start = st->sec->eh_frame_start + rule->off;
+	unsigned long start = m->sec->eh_frame_start + rule->off;
 	unsigned int len = rule->reg;
+	struct eh_frame_cursor cur;
+	u16 regno;
 	int ret;
 
 	if (len > EH_FRAME_WINDOW_SIZE)
 		return -EOPNOTSUPP;
 
-	eh_frame_cursor_init(cur, start, start + len);
+	eh_frame_cursor_init(&cur, start, start + len);
 	if (len) {
-		ret = eh_frame_cursor_fill(cur);
+		ret = eh_frame_cursor_fill(&cur);
 		if (ret)
 			return ret;
-		if (cur->win_len < len)
+		if (cur.win_len < len)
 			return -EFAULT;
 	}
-	return unwind_user_eh_frame_expr(op, cur->win, len, st->pc,
-					 st->sec->ptr_size, out);
+	ret = cfi_expr_rule(op, cur.win, len, m->pc, m->regs, out, &regno);
+	if (ret)
+		return -EOPNOTSUPP;
+	if (out->type == UNWIND_USER_RULE_REG_OFF ||
+	    out->type == UNWIND_USER_RULE_REG_OFF_DEREF)
+		cfi_map_reg(m->regs, regno, out);
+	return 0;
 }
 
 /* Translate the rule of the RA or FP column. */
-static int cfi_map_rule(struct cfi_state *st, const struct eh_frame_regs *regs,
-			const struct cfi_rule *rule, struct unwind_user_rule *out)
+static int cfi_map_rule(const struct cfi_map *m, const struct cfi_rule *rule,
+			struct unwind_user_rule *out)
 {
 	memset(out, 0, sizeof(*out));
 
@@ -500,20 +522,22 @@ static int cfi_map_rule(struct cfi_state *st, const struct eh_frame_regs *regs,
 		return 0;
 	case CFI_RULE_REGISTER:
 		out->type = UNWIND_USER_RULE_REG_OFF;
-		cfi_map_reg(regs, rule->reg, out);
+		cfi_map_reg(m->regs, rule->reg, out);
 		return 0;
 	case CFI_RULE_EXPR:
-		return cfi_map_expr(st, rule, DW_CFA_expression, out);
+		return cfi_map_expr(m, rule, DW_CFA_expression, out);
 	case CFI_RULE_VAL_EXPR:
-		return cfi_map_expr(st, rule, DW_CFA_val_expression, out);
+		return cfi_map_expr(m, rule, DW_CFA_val_expression, out);
 	}
 	return -EINVAL;
 }
 
-static int cfi_map_frame(struct cfi_state *st, const struct eh_frame_regs *regs,
-			 struct unwind_user_frame *frame)
+/* Turn the row for pc into frame rules. */
+static noinline int cfi_map_frame(const struct cfi_map *m,
+				  const struct cfi_row *row,
+				  struct unwind_user_frame *frame)
 {
-	const struct cfi_rule *cfa = &st->row.cfa;
+	const struct cfi_rule *cfa = &row->cfa;
 	int ret;
 
 	memset(&frame->cfa, 0, sizeof(frame->cfa));
@@ -521,10 +545,10 @@ static int cfi_map_frame(struct cfi_state *st, const struct eh_frame_regs *regs,
 	case CFI_RULE_CFA_REG:
 		frame->cfa.type = UNWIND_USER_RULE_REG_OFF;
 		frame->cfa.off = cfa->off;
-		cfi_map_reg(regs, cfa->reg, &frame->cfa);
+		cfi_map_reg(m->regs, cfa->reg, &frame->cfa);
 		break;
 	case CFI_RULE_CFA_EXPR:
-		ret = cfi_map_expr(st, cfa, DW_CFA_def_cfa_expression,
+		ret = cfi_map_expr(m, cfa, DW_CFA_def_cfa_expression,
 				   &frame->cfa);
 		if (ret)
 			return ret;
@@ -537,35 +561,24 @@ static int cfi_map_frame(struct cfi_state *st, const struct eh_frame_regs *regs,
 		return -EINVAL;
 	}
 
-	ret = cfi_map_rule(st, regs, &st->row.ra, &frame->ra);
+	ret = cfi_map_rule(m, &row->ra, &frame->ra);
 	if (!ret)
-		ret = cfi_map_rule(st, regs, &st->row.fp, &frame->fp);
+		ret = cfi_map_rule(m, &row->fp, &frame->fp);
 	return ret;
 }
 
-/**
- * cfi_eval_frame - compute the frame rules of the row for @pc
- * @sec: the section the FDE is in
- * @regs: the DWARF numbers of SP, FP and RA
- * @fde: the decoded FDE, which covers @pc
- * @pc: the address the row is wanted for
- * @frame: filled in on success
- *
- * Return: 0, -EFAULT, -EINVAL for corrupt instructions, or -EOPNOTSUPP for
- * something outside the supported subset (an expression the arch does not
- * translate, a bound exceeded, an RA column other than the arch's).
+/*
+ * Run the CIE's initial instructions, then the FDE's, until the row for pc
+ * is complete or the instructions run out.
  */
-int cfi_eval_frame(const struct eh_frame_section *sec,
-		   const struct eh_frame_regs *regs,
-		   const struct eh_frame_fde *fde, unsigned long pc,
-		   struct unwind_user_frame *frame)
+static noinline int cfi_run(const struct eh_frame_section *sec,
+			    const struct eh_frame_regs *regs,
+			    const struct eh_frame_fde *fde, unsigned long pc,
+			    struct cfi_row *row)
 {
 	struct cfi_state st;
 	bool in_fde = false;
 	int ret;
-
-	if (fde->cie.ra_column != regs->ra)
-		return -EOPNOTSUPP;
 
 	st.sec = sec;
 	st.cie = &fde->cie;
@@ -581,10 +594,6 @@ int cfi_eval_frame(const struct eh_frame_section *sec,
 	st.init_ra = st.row.ra;
 	st.init_fp = st.row.fp;
 
-	/*
-	 * Run the CIE's initial instructions, then the FDE's, until the row
-	 * for pc is complete or the instructions run out.
-	 */
 	eh_frame_cursor_init(&st.cur, fde->cie.insns,
 			     fde->cie.insns + fde->cie.insns_len);
 	for (;;) {
@@ -606,6 +615,42 @@ int cfi_eval_frame(const struct eh_frame_section *sec,
 		if (ret)
 			return ret;
 	}
+	*row = st.row;
+	return 0;
+}
 
-	return cfi_map_frame(&st, regs, frame);
+/**
+ * cfi_eval_frame - compute the frame rules of the row for @pc
+ * @sec: the section the FDE is in
+ * @regs: the DWARF numbers of SP, FP and RA
+ * @fde: the decoded FDE, which covers @pc
+ * @pc: the address the row is wanted for
+ * @frame: filled in on success
+ *
+ * Return: 0, -EFAULT, -EINVAL for corrupt instructions, or -EOPNOTSUPP for
+ * something outside the supported subset (an expression the arch does not
+ * translate, a bound exceeded, an RA column other than the arch's).
+ */
+int cfi_eval_frame(const struct eh_frame_section *sec,
+		   const struct eh_frame_regs *regs,
+		   const struct eh_frame_fde *fde, unsigned long pc,
+		   struct unwind_user_frame *frame)
+{
+	struct cfi_map m = { .sec = sec, .regs = regs, .pc = pc };
+	struct cfi_row row;
+	int ret;
+
+	if (fde->cie.ra_column != regs->ra)
+		return -EOPNOTSUPP;
+
+	/*
+	 * Two steps, one after the other, so that the instruction state and
+	 * the expression reader never share the stack.
+	 */
+	ret = cfi_run(sec, regs, fde, pc, &row);
+	if (ret)
+		return ret;
+	ret = cfi_map_frame(&m, &row, frame);
+	frame->signal = fde->cie.signal_frame;
+	return ret;
 }

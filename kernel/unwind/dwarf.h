@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * DWARF constants used by the .eh_frame user unwinder: call frame
- * instructions (DWARF 5, section 6.4.2 and 7.24) and the pointer encodings
- * of the Linux Standard Base (.eh_frame, section 10.5 of LSB Core).
+ * instructions (DWARF 5, section 6.4.2 and 7.24), the expression operators
+ * it knows (section 7.7.1) and the pointer encodings of the Linux Standard
+ * Base (.eh_frame, section 10.5 of LSB Core).
  */
 #ifndef _KERNEL_UNWIND_DWARF_H
 #define _KERNEL_UNWIND_DWARF_H
@@ -42,6 +43,47 @@
 #define DW_CFA_GNU_window_save			0x2d	/* AArch64: negate_ra_state */
 #define DW_CFA_GNU_args_size			0x2e
 #define DW_CFA_GNU_negative_offset_extended	0x2f
+
+/* Expression operators: the ones cfi_expr.c accepts. */
+#define DW_OP_deref				0x06
+#define DW_OP_const1u				0x08
+#define DW_OP_const1s				0x09
+#define DW_OP_const2u				0x0a
+#define DW_OP_const2s				0x0b
+#define DW_OP_const4u				0x0c
+#define DW_OP_const4s				0x0d
+#define DW_OP_const8u				0x0e
+#define DW_OP_const8s				0x0f
+#define DW_OP_constu				0x10
+#define DW_OP_consts				0x11
+#define DW_OP_dup				0x12
+#define DW_OP_drop				0x13
+#define DW_OP_over				0x14
+#define DW_OP_swap				0x16
+#define DW_OP_and				0x1a
+#define DW_OP_minus				0x1c
+#define DW_OP_mul				0x1e
+#define DW_OP_neg				0x1f
+#define DW_OP_not				0x20
+#define DW_OP_or				0x21
+#define DW_OP_plus				0x22
+#define DW_OP_plus_uconst			0x23
+#define DW_OP_shl				0x24
+#define DW_OP_shr				0x25
+#define DW_OP_shra				0x26
+#define DW_OP_xor				0x27
+#define DW_OP_eq				0x29
+#define DW_OP_ge				0x2a
+#define DW_OP_gt				0x2b
+#define DW_OP_le				0x2c
+#define DW_OP_lt				0x2d
+#define DW_OP_ne				0x2e
+#define DW_OP_lit0				0x30	/* ... DW_OP_lit31 0x4f */
+#define DW_OP_lit31				0x4f
+#define DW_OP_breg0				0x70	/* ... DW_OP_breg31 0x8f */
+#define DW_OP_breg31				0x8f
+#define DW_OP_bregx				0x92
+#define DW_OP_nop				0x96
 
 /* Pointer encodings: the low nibble is the format ... */
 #define DW_EH_PE_absptr				0x00	/* native pointer size */

@@ -49,6 +49,27 @@ static const struct eh_frame_regs eh_frame_regs = {
 	.ra = UNWIND_USER_DWARF_RA,
 };
 
+#ifdef UNWIND_USER_DWARF_SP_32
+/* ... and for the 32-bit tasks of a 64-bit kernel, whose psABI differs. */
+static const struct eh_frame_regs eh_frame_regs_32 = {
+	.sp = UNWIND_USER_DWARF_SP_32,
+	.fp = UNWIND_USER_DWARF_FP_32,
+	.ra = UNWIND_USER_DWARF_RA_32,
+};
+#endif
+
+/* The register numbering of tables for @ws-byte words, or NULL. */
+static const struct eh_frame_regs *registry_regs(unsigned int ws)
+{
+	if (ws == sizeof(long))
+		return &eh_frame_regs;
+#ifdef UNWIND_USER_DWARF_SP_32
+	if (ws == 4)
+		return &eh_frame_regs_32;
+#endif
+	return NULL;
+}
+
 void unwind_user_mm_init(struct mm_struct *mm)
 {
 	mt_init_flags(&mm->unwind_user_mt, MT_FLAGS_USE_RCU);
@@ -380,11 +401,12 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 {
 	MA_STATE(mas, &current->mm->unwind_user_mt, pc, pc);
 	struct mm_struct *mm = current->mm;
+	const struct eh_frame_regs *regs;
 	struct unwind_user_entry *e, seen;
 	int ret;
 
-	/* Compat tasks are left to the frame-pointer walk. */
-	if (ws != sizeof(long))
+	regs = registry_regs(ws);
+	if (!regs)
 		return -ENOENT;
 
 	rcu_read_lock();
@@ -392,11 +414,12 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 	if (e)
 		seen = *e;
 	rcu_read_unlock();
-	if (!e)
+	/* A table for the other word size says nothing about this task. */
+	if (!e || seen.eh_frame.ptr_size != ws)
 		return -ENOENT;
 
 	/* The seam for a cache of decoded CIEs and rows (keyed by entry). */
-	ret = eh_frame_find_frame(&seen.eh_frame, &eh_frame_regs, pc, frame);
+	ret = eh_frame_find_frame(&seen.eh_frame, regs, pc, frame);
 	if (ret == -EINVAL)
 		registry_drop(mm, e, &seen, ret);
 	return ret;

@@ -27,6 +27,8 @@ void put_u8(struct buf *b, u8 v)
 
 void put_bytes(struct buf *b, const void *p, size_t n)
 {
+	if (!n)
+		return;		/* @p may be NULL */
 	check_room(b, n);
 	memcpy(b->b + b->len, p, n);
 	b->len += n;

@@ -6,16 +6,16 @@
  * .eh_frame_hdr + .eh_frame in the fake user address space, and a fake
  * stack.  The target initialises the section, looks up the frame of a pc
  * (and of a few functions the search table names), and walks the fake
- * stack with the rules it gets back, as the kernel would (walk.c), for a
- * bounded number of steps.  Anything the kernel code must never do aborts:
- * an error outside the documented ones, a rule it must not return, a
- * result that depends on more than the input, a fault that changes more
- * than the error, or unbounded work.  The sanitizers catch the rest (out
- * of bounds, undefined behaviour).
- *
- * Built with the arch expression hook (UNWIND_TEST_EXPR_HOOK), whose double
- * here checks what cfi.c hands it and, if the input says so, answers with a
- * rule made from the expression's bytes.
+ * stack from there with kernel/unwind/user.c's own steps (walk.c), which
+ * look up each caller, for a bounded number of steps.  The stack also
+ * holds an expression (its first byte is the length, its bytes follow),
+ * run through cfi_expr_rule() directly as each kind of CFI row's, past the
+ * 16 bytes cfi.c would hand it.
+ * Anything the kernel code must never do aborts: an error outside the
+ * documented ones, a rule it must not return, a result that depends on
+ * more than the input, a fault that changes more than the error, or
+ * unbounded work.  The sanitizers catch the rest (out of bounds, undefined
+ * behaviour).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../kernel/unwind/cfi_expr.h"
 #include "../../../kernel/unwind/dwarf.h"
 #include "../../../kernel/unwind/eh_frame.h"
 #include "fake_user.h"
@@ -53,73 +54,24 @@ static const struct eh_frame_regs regs_i386 = { .sp = 4, .fp = 5, .ra = 8 };
 		}							\
 	} while (0)
 
-/* The input being run, for the hook and the register callback. */
+/* The input being run, for the callbacks of the walk. */
 static struct {
 	const struct fuzz_input		*in;
 	const struct eh_frame_regs	*regs;
+	const struct eh_frame_section	*sec;	/* of the walk */
 	unsigned int			ptr_size;
-	unsigned long			pc;	/* of the lookup in progress */
 	unsigned long			stack_len;
-	bool				in_lookup;
-	unsigned int			hook_calls;
 	/* What the input reached, for UNWIND_FUZZ_VERBOSE. */
 	unsigned int			found;
 	unsigned int			steps;
+	int				expr_ret;
 } fz;
 
-/* Where the hook sums its bytes to: a global, so the reads are not dropped. */
-u8 fuzz_expr_sum;
-
-/* The arch hook (asm/unwind_user.h of the tests routes it here). */
-int test_eh_frame_expr(u8 op, const u8 *expr, unsigned int len,
-		       unsigned long pc, unsigned int ptr_size,
-		       struct unwind_user_rule *rule)
-{
-	unsigned int i;
-	u8 regno;
-
-	FUZZ_ASSERT(fz.in_lookup, "hook called outside a lookup");
-	FUZZ_ASSERT(op == DW_CFA_def_cfa_expression || op == DW_CFA_expression ||
-		    op == DW_CFA_val_expression, "op %#x", op);
-	FUZZ_ASSERT(pc == fz.pc, "pc %#lx, lookup of %#lx", pc, fz.pc);
-	FUZZ_ASSERT(ptr_size == fz.ptr_size, "ptr_size %u", ptr_size);
-	/* cfi.c hands over at most one window of bytes. */
-	FUZZ_ASSERT(len <= EH_FRAME_WINDOW_SIZE, "len %u", len);
-	/* Touch every byte, so that ASan checks @expr holds @len of them. */
-	for (i = 0; i < len; i++)
-		fuzz_expr_sum += expr[i];
-	fz.hook_calls++;
-
-	if (!(fz.in->flags & FUZZ_F_EXPR) || len < 4)
-		return -EOPNOTSUPP;
-
-	/*
-	 * Any well-formed rule, picked by the expression's bytes, as an arch
-	 * hook could return it: cfi.c must refuse those that are no CFA rule.
-	 */
-	memset(rule, 0, sizeof(*rule));
-	rule->type = expr[0] % (UNWIND_USER_RULE_REG_OFF_DEREF + 1);
-	rule->off = (s8)expr[3] * (int)ptr_size;
-	switch (rule->type) {
-	case UNWIND_USER_RULE_RETAIN:
-	case UNWIND_USER_RULE_UNDEFINED:
-		rule->off = 0;
-		break;
-	case UNWIND_USER_RULE_REG_OFF:
-	case UNWIND_USER_RULE_REG_OFF_DEREF:
-		regno = expr[2] % (fz.regs->ra + 1);
-		if (regno == fz.regs->sp) {
-			rule->reg = UNWIND_USER_REG_SP;
-		} else if (regno == fz.regs->fp) {
-			rule->reg = UNWIND_USER_REG_FP;
-		} else {
-			rule->reg = UNWIND_USER_REG_OTHER;
-			rule->regno = regno;
-		}
-		break;
-	}
-	return 0;
-}
+/*
+ * Bytes of the free-standing expression: enough for 16 operators of up to
+ * 10 bytes; cfi_expr_rule() is not bounded by cfi.c's window here.
+ */
+#define FUZZ_EXPR_MAX		64
 
 /* unwind_user_get_reg() of the topmost frame: made-up register values. */
 static int fuzz_get_reg(unsigned int regno, unsigned long *val)
@@ -170,6 +122,20 @@ static void check_rule(const struct unwind_user_rule *r, const char *name,
 	}
 }
 
+/*
+ * The same frames, field by field: the structure has padding, which a
+ * lookup need not write.  A field left unwritten differs between two
+ * lookups into differently poisoned frames.
+ */
+static bool frame_same(const struct unwind_user_frame *a,
+		       const struct unwind_user_frame *b)
+{
+	return !memcmp(&a->cfa, &b->cfa, sizeof(a->cfa)) &&
+	       !memcmp(&a->ra, &b->ra, sizeof(a->ra)) &&
+	       !memcmp(&a->fp, &b->fp, sizeof(a->fp)) &&
+	       !memcmp(&a->signal, &b->signal, sizeof(a->signal));
+}
+
 /* One lookup, with the checks that apply to every lookup. */
 static int lookup(const struct eh_frame_section *sec, unsigned long pc,
 		  struct unwind_user_frame *frame, bool twice)
@@ -178,8 +144,6 @@ static int lookup(const struct eh_frame_section *sec, unsigned long pc,
 	struct unwind_user_frame again;
 	int ret, ret2;
 
-	fz.pc = pc;
-	fz.in_lookup = true;
 	fake_user_copies = 0;
 	/* Poison: on success every field must have been written. */
 	memset(frame, 0x5a, sizeof(*frame));
@@ -197,18 +161,25 @@ static int lookup(const struct eh_frame_section *sec, unsigned long pc,
 		memset(&again, 0xa5, sizeof(again));
 		ret2 = eh_frame_find_frame(sec, fz.regs, pc, &again);
 		FUZZ_ASSERT(ret2 == ret, "pc %#lx: %d, then %d", pc, ret, ret2);
-		FUZZ_ASSERT(ret || !memcmp(frame, &again, sizeof(again)),
+		FUZZ_ASSERT(ret || frame_same(frame, &again),
 			    "pc %#lx: frame differs, or a field not written", pc);
 	}
-	fz.in_lookup = false;
 
 	if (!ret) {
 		fz.found++;
 		check_rule(&frame->cfa, "cfa", true);
 		check_rule(&frame->ra, "ra", false);
 		check_rule(&frame->fp, "fp", false);
+		FUZZ_ASSERT(*(const u8 *)&frame->signal <= 1, "signal %#x",
+			    *(const u8 *)&frame->signal);
 	}
 	return ret;
+}
+
+/* The registry of the walk's steps: the input's section. */
+static int fuzz_find(unsigned long pc, struct unwind_user_frame *frame)
+{
+	return lookup(fz.sec, pc, frame, false);
 }
 
 /* The initial location of table entry @idx, read as the kernel reads it. */
@@ -236,7 +207,6 @@ static int walk(const struct eh_frame_section *sec, unsigned long pc,
 		.ip = pc, .sp = sp, .fp = fp, .ws = fz.ptr_size,
 		.topmost = true, .get_reg = fuzz_get_reg,
 	};
-	struct unwind_user_frame frame;
 	unsigned long prev_sp;
 	unsigned int step;
 	int ret;
@@ -244,19 +214,80 @@ static int walk(const struct eh_frame_section *sec, unsigned long pc,
 	ret = lookup(sec, pc, first, true);
 	if (ret)
 		return ret;
-	frame = *first;
+	/*
+	 * The kernel's steps: each looks up its frame (the topmost again,
+	 * then the callers inside their call, or a signal frame's caller at
+	 * its interrupted pc) and moves to its caller.
+	 */
+	fz.sec = sec;
 	for (step = 0; step < steps; step++) {
 		prev_sp = st.sp;
-		if (walk_next(&st, &frame) || st.done)
+		if (walk_step(&st, fuzz_find) || st.done)
 			break;
-		/* The kernel's own check: the walk can only go up. */
-		FUZZ_ASSERT(st.sp > prev_sp, "sp %#lx after %#lx", st.sp, prev_sp);
+		/* The kernel's own check: up, but for a signal frame. */
+		FUZZ_ASSERT(st.sp > prev_sp || st.interrupted,
+			    "sp %#lx after %#lx", st.sp, prev_sp);
 		fz.steps++;
-		/* A caller's frame: look up inside its call instruction. */
-		if (lookup(sec, st.ip - 1, &frame, false))
-			break;
 	}
 	return 0;
+}
+
+/* What cfi_expr_rule() may return for an expression of a row. */
+static void check_expr_rule(u8 op, const struct unwind_user_rule *r, u16 regno)
+{
+	bool reg = r->type == UNWIND_USER_RULE_REG_OFF ||
+		   r->type == UNWIND_USER_RULE_REG_OFF_DEREF;
+
+	switch (op) {
+	case DW_CFA_def_cfa_expression:
+		FUZZ_ASSERT(reg, "CFA type %u", r->type);
+		break;
+	case DW_CFA_expression:		/* an address: of a saved value */
+		FUZZ_ASSERT(r->type == UNWIND_USER_RULE_CFA_OFF_DEREF ||
+			    r->type == UNWIND_USER_RULE_REG_OFF_DEREF,
+			    "expression type %u", r->type);
+		break;
+	default:
+		FUZZ_ASSERT(r->type == UNWIND_USER_RULE_CFA_OFF || reg ||
+			    r->type == UNWIND_USER_RULE_CFA_OFF_DEREF,
+			    "val_expression type %u", r->type);
+	}
+	/* The register is a DWARF number, left for cfi.c to name. */
+	FUZZ_ASSERT(!r->reg && !r->regno, "reg %u regno %u", r->reg, r->regno);
+	FUZZ_ASSERT(reg || !regno, "type %u, regno %u", r->type, regno);
+	/* breg of the RA column is the pc, a constant: never a register. */
+	FUZZ_ASSERT(!reg || regno != fz.regs->ra, "regno %u", regno);
+}
+
+/* @expr as the expression of each kind of row, at @pc. */
+static void run_expr(const u8 *expr, unsigned int len, unsigned long pc)
+{
+	static const u8 ops[] = {
+		DW_CFA_def_cfa_expression, DW_CFA_expression,
+		DW_CFA_val_expression,
+	};
+	struct unwind_user_rule rule, again;
+	unsigned int i;
+	u16 regno, regno2;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		memset(&rule, 0x5a, sizeof(rule));
+		ret = cfi_expr_rule(ops[i], expr, len, pc, fz.regs, &rule,
+				    &regno);
+		FUZZ_ASSERT(!ret || ret == -EINVAL || ret == -EOPNOTSUPP,
+			    "cfi_expr_rule: %d", ret);
+		if (!i)
+			fz.expr_ret = ret;
+		if (ret)
+			continue;
+		check_expr_rule(ops[i], &rule, regno);
+		memset(&again, 0xa5, sizeof(again));
+		ret = cfi_expr_rule(ops[i], expr, len, pc, fz.regs, &again,
+				    &regno2);
+		FUZZ_ASSERT(!ret && !memcmp(&rule, &again, sizeof(rule)) &&
+			    regno == regno2, "cfi_expr_rule: not the same");
+	}
 }
 
 /* The input, taken apart. */
@@ -346,7 +377,7 @@ static void check_hole(const struct fuzz_case *c, int hole_init,
 		return;
 	FUZZ_ASSERT(hole_ret == ret, "pc %#lx: %d with the hole, %d without",
 		    pc, hole_ret, ret);
-	FUZZ_ASSERT(ret || !memcmp(&frame, hole_frame, sizeof(frame)),
+	FUZZ_ASSERT(ret || frame_same(&frame, hole_frame),
 		    "pc %#lx: other rules without the hole", pc);
 }
 
@@ -376,10 +407,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz.ptr_size = c.in.flags & FUZZ_F_ELF32 ? 4 : 8;
 	fz.regs = fz.ptr_size == 4 ? &regs_i386 : &regs_x86_64;
 	fz.stack_len = size - sizeof(c.in) - c.sec_len;
-	fz.in_lookup = false;
 	fz.found = 0;
 	fz.steps = 0;
-	fz.hook_calls = 0;
+	fz.expr_ret = 0;
 
 	pc = c.text_start + c.in.pc_off;
 	init = map_and_init(&c, hole, &sec);
@@ -397,9 +427,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (hole)
 		check_hole(&c, init, &sec, pc, ret, &first);
 
+	/* The first byte of the stack: the length of an expression after it. */
+	if (fz.stack_len)
+		run_expr(c.sec_data + c.sec_len + 1,
+			 min_t(unsigned long, fz.stack_len - 1,
+			       c.sec_data[c.sec_len] % (FUZZ_EXPR_MAX + 1)), pc);
+
 	/* To see what seeds reach: UNWIND_FUZZ_VERBOSE=1 ./fuzz-eh-frame DIR -runs=0 */
 	if (getenv("UNWIND_FUZZ_VERBOSE"))
-		fprintf(stderr, "input: init %d, %u frames found, %u walk steps, %u hook calls\n",
-			init, fz.found, fz.steps, fz.hook_calls);
+		fprintf(stderr, "input: init %d, %u frames found, %u walk steps, expression: %d\n",
+			init, fz.found, fz.steps, fz.expr_ret);
 	return 0;
 }

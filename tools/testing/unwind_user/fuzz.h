@@ -7,7 +7,9 @@
  *	u8[sec_len]		the section bytes: .eh_frame_hdr first
  *				(hdr_size bytes), then .eh_frame (whatever
  *				lies between is mapped too)
- *	u8[]			the rest: the stack, mapped at FUZZ_STACK_BASE
+ *	u8[]			the rest: the stack, mapped at FUZZ_STACK_BASE;
+ *				its first byte is also the length of a DWARF
+ *				expression (modulo 65) in the bytes after it
  *
  * Fields are taken modulo what makes sense rather than rejected, so that
  * every input runs the code.
@@ -26,7 +28,7 @@
 #define FUZZ_STACK_BASE		0x70000000UL
 
 #define FUZZ_F_ELF32		0x01	/* ptr_size 4 and the i386 registers */
-#define FUZZ_F_EXPR		0x02	/* the arch hook translates expressions */
+/* 0x02 is free: it asked an arch hook, now gone, to translate expressions. */
 #define FUZZ_F_HOLE		0x04	/* unmap [hole_off, +hole_len) */
 
 /* Unwind steps after the first frame, at most. */

@@ -10,15 +10,22 @@ Each seed is an input in the format of fuzz.h.  From every ELF file given:
     the CIEs they use, under a new .eh_frame_hdr; the FDE addresses are
     re-encoded so that the functions keep their relative places in a text
     just below the sections;
+  - slices around each FDE with DWARF expressions (PLT, signal frames,
+    realigned stacks), looked up there;
   - the whole .eh_frame_hdr + .eh_frame, if small enough to mutate well.
 
-Plus hand-made seeds for what real binaries rarely carry: expressions,
-remember/restore_state, DWARF64 records, CIE versions 3 and 4, personality
-encodings, other table encodings, set_loc, faults.
+Plus hand-made seeds for what real binaries rarely carry: walks through
+expression rules (a PLT entry, a realigned frame, a signal frame on an
+alternate stack), expressions on their own, remember/restore_state, DWARF64
+records, CIE versions 3 and 4, personality encodings, other table
+encodings, set_loc, faults.
 
 Each seed also gets a stack full of plausible return addresses and frame
-pointers, so that the fuzzer's walk goes further than one frame.  The
-output only depends on the input files (fixed random seed).
+pointers, so that the fuzzer's walk goes further than one frame (the
+hand-made walks have the stack their rules read).  The first byte of the
+stack is also the length of an expression of its own to the fuzzer, in the
+bytes after it.  The output only depends on the input files (fixed random
+seed).
 """
 
 import argparse
@@ -30,7 +37,7 @@ import sys
 # Keep in step with fuzz.h.
 SEC_BASE = 0x10000000
 STACK_BASE = 0x70000000
-F_ELF32, F_EXPR, F_HOLE = 0x01, 0x02, 0x04
+F_ELF32, F_HOLE = 0x01, 0x04
 INPUT_FMT = '<BBHIIIIHHhHB3s'
 assert struct.calcsize(INPUT_FMT) == 32
 
@@ -40,6 +47,7 @@ PE_SDATA2, PE_SDATA4, PE_SDATA8 = 0x0a, 0x0b, 0x0c
 PE_PCREL, PE_DATAREL = 0x10, 0x30
 PE_ALIGNED = 0x50
 CFA_ADVANCE_LOC, CFA_OFFSET, CFA_RESTORE = 0x40, 0x80, 0xc0
+CFA_NOP = 0x00
 CFA_SET_LOC, CFA_ADVANCE_LOC4 = 0x01, 0x04
 CFA_UNDEFINED, CFA_REMEMBER, CFA_RESTORE_STATE = 0x07, 0x0a, 0x0b
 CFA_DEF_CFA, CFA_DEF_CFA_REGISTER, CFA_DEF_CFA_OFFSET = 0x0c, 0x0d, 0x0e
@@ -48,6 +56,7 @@ CFA_DEF_CFA_EXPR, CFA_EXPR, CFA_VAL_EXPR = 0x0f, 0x10, 0x16
 # Whole sections larger than this are only sliced.
 WHOLE_MAX = 48 * 1024
 SLICES_PER_FILE = 12
+EXPR_SLICES_PER_FILE = 8
 
 
 def uleb(v):
@@ -266,10 +275,58 @@ def hdr_bytes(entries, eh_frame_off):
     return out
 
 
-def slice_seed(elf, cies, fdes, rng):
-    """A few consecutive FDEs and their CIEs, under a new header."""
+# Operands of the extended call frame instructions (kernel/unwind/cfi.c):
+# U(LEB128), S(LEB128), B(lock), A(ddress), and 1, 2, 4-byte deltas.
+CFA_OPERANDS = {
+    0x00: '', 0x01: 'A', 0x02: '1', 0x03: '2', 0x04: '4', 0x05: 'UU',
+    0x06: 'U', 0x07: 'U', 0x08: 'U', 0x09: 'UU', 0x0a: '', 0x0b: '',
+    0x0c: 'UU', 0x0d: 'U', 0x0e: 'U', 0x0f: 'B', 0x10: 'UB', 0x11: 'US',
+    0x12: 'US', 0x13: 'S', 0x14: 'UU', 0x15: 'US', 0x16: 'UB', 0x2e: 'U',
+    0x2f: 'UU',
+}
+
+
+def has_expression(fde, cie, ptr_size):
+    """Whether the FDE's instructions have a DW_CFA_*expression."""
+    try:
+        pos = 8 + 2 * fde.size
+        if cie.raw[9:10] == b'z':	# augmentation data in the FDE
+            n, pos = read_uleb(fde.raw, pos)
+            pos += n
+        raw = fde.raw
+        while pos < len(raw):
+            op = raw[pos]
+            pos += 1
+            if op & 0xc0:
+                if op & 0xc0 == CFA_OFFSET:
+                    _, pos = read_uleb(raw, pos)
+                continue
+            if op in (CFA_DEF_CFA_EXPR, CFA_EXPR, CFA_VAL_EXPR):
+                return True
+            for kind in CFA_OPERANDS[op]:
+                if kind in 'US':
+                    _, pos = read_uleb(raw, pos)
+                elif kind == 'B':
+                    n, pos = read_uleb(raw, pos)
+                    pos += n
+                elif kind == 'A':
+                    pos += fde.size
+                else:
+                    pos += int(kind)
+    except (IndexError, KeyError):
+        pass
+    return False
+
+
+def slice_seed(elf, cies, fdes, rng, around=None):
+    """A few consecutive FDEs and their CIEs, under a new header; looked
+    up in fdes[around] if given, else in one of them."""
     count = min(len(fdes), rng.choice([1, 2, 3, 4, 8, 16]))
-    first = rng.randrange(len(fdes) - count + 1)
+    if around is None:
+        first = rng.randrange(len(fdes) - count + 1)
+    else:
+        first = max(0, min(around - rng.randrange(count),
+                           len(fdes) - count))
     window = fdes[first:first + count]
     lo = min(f.pc for f in window)
     hi = max(f.pc + f.range for f in window)
@@ -303,7 +360,7 @@ def slice_seed(elf, cies, fdes, rng):
 
     hdr = hdr_bytes(entries, hdr_len)
     assert len(hdr) == hdr_len
-    target = rng.choice(window)
+    target = rng.choice(window) if around is None else fdes[around]
     pc_off = new_pc(target.pc) + rng.randrange(target.range) - text_start
     pcs = [(new_pc(f.pc), f.range) for f in window]
     flags = 0 if elf.is64 else F_ELF32
@@ -424,9 +481,65 @@ PROLOGUE_I386 = bytes([CFA_ADVANCE_LOC | 1, CFA_DEF_CFA_OFFSET, 8,
                        CFA_DEF_CFA_REGISTER, 5])
 CIE_X86_64 = bytes([CFA_DEF_CFA, 7, 8, CFA_OFFSET | 16, 1])
 CIE_I386 = bytes([CFA_DEF_CFA, 4, 4, CFA_OFFSET | 8, 1])
+# DW_OP_*: the ones the seeds use.
+OP_DEREF, OP_CONST1U, OP_CONST8S, OP_CONSTS = 0x06, 0x08, 0x0f, 0x11
+OP_DUP, OP_DROP, OP_OVER, OP_SWAP = 0x12, 0x13, 0x14, 0x16
+OP_AND, OP_MINUS, OP_NEG, OP_PLUS, OP_PLUS_UCONST = 0x1a, 0x1c, 0x1f, 0x22, \
+    0x23
+OP_SHL, OP_SHRA, OP_GE, OP_LT = 0x24, 0x26, 0x2a, 0x2d
+OP_LIT0, OP_BREG0, OP_BREGX, OP_NOP, OP_SKIP = 0x30, 0x70, 0x92, 0x96, 0x2f
+
+
+def plt_expr(sp, pc, pushed_at, shift):
+    """ld's PLT CFA: sp + w + ((pc & 15) >= pushed_at) << shift."""
+    return bytes([OP_BREG0 + sp, 1 << shift, OP_BREG0 + pc, 0,
+                  OP_LIT0 + 15, OP_AND, OP_LIT0 + pushed_at, OP_GE,
+                  OP_LIT0 + shift, OP_SHL, OP_PLUS])
+
+
 # The PLT expression GCC and ld emit (rsp + 8 + ((rip & 15) >= 11) * 8).
-PLT_EXPR = bytes([0x77, 8, 0x80, 0, 0x3f, 0x1a, 0x3b, 0x2a, 0x33, 0x24,
-                  0x22])
+PLT_EXPR = plt_expr(7, 16, 11, 3)
+# A realigned frame's CFA and %rbp (DRAP), glibc's __restore_rt.
+DRAP_CFA_EXPR = bytes([OP_BREG0 + 6, 0x78, OP_DEREF])
+DRAP_FP_EXPR = bytes([OP_BREG0 + 6, 0])
+SIGNAL_CFA_EXPR = bytes([OP_BREG0 + 7]) + sleb(160) + bytes([OP_DEREF])
+
+
+def cfa_expr(expr):
+    return bytes([CFA_DEF_CFA_EXPR]) + uleb(len(expr)) + expr
+
+
+def reg_expr(reg, expr, val=False):
+    return bytes([CFA_VAL_EXPR if val else CFA_EXPR]) + uleb(reg) + \
+        uleb(len(expr)) + expr
+
+
+# glibc's __restore_rt (x86-64): the registers in the ucontext at %rsp.
+SIGNAL_INSNS = cfa_expr(SIGNAL_CFA_EXPR) + b''.join(
+    reg_expr(reg, bytes([OP_BREG0 + 7]) + sleb(off))
+    for reg, off in ((8, 40), (9, 48), (10, 56), (11, 64), (12, 72),
+                     (13, 80), (14, 88), (15, 96), (5, 104), (4, 112),
+                     (6, 120), (3, 128), (1, 136), (0, 144), (2, 152),
+                     (7, 160), (16, 168)))
+
+# Expressions on their own, for the fuzzer's direct cfi_expr_rule() call:
+# the ones above, every kind of operator, and each way to fail.
+LONE_EXPRS = [
+    PLT_EXPR, plt_expr(7, 16, 10, 3), plt_expr(4, 8, 11, 2),
+    DRAP_CFA_EXPR, DRAP_FP_EXPR, SIGNAL_CFA_EXPR,
+    bytes([OP_BREGX, 13, 16, OP_DEREF]),
+    bytes([OP_BREG0 + 7, 0, OP_CONST8S]) + pack(-16, 8) + bytes([OP_PLUS]),
+    bytes([OP_LIT0 + 8, OP_BREG0 + 6, 0, OP_OVER, OP_PLUS, OP_SWAP,
+           OP_DROP, OP_DUP, OP_DEREF]),
+    bytes([OP_BREG0 + 7, 0, OP_CONST1U, 0xf0, OP_LIT0 + 2, OP_SHRA,
+           OP_NEG, OP_CONSTS]) + sleb(-3) + bytes([OP_LT, OP_MINUS,
+                                                   OP_PLUS_UCONST, 8]),
+    bytes([OP_NOP] * 17),
+    bytes([OP_LIT0] * 9),
+    bytes([OP_PLUS]),
+    bytes([OP_BREG0 + 7, 0x80]),
+    bytes([OP_BREG0 + 7, 8, OP_SKIP, 0, 0]),
+]
 
 
 def fp_chain_stack(ptr_size, ras, depth):
@@ -470,8 +583,7 @@ def handmade():
     b = Builder()
     hdr_len = 12 + 8 * 2
     b.cie(CIE_X86_64)
-    b.fde(0x100, 0x40, bytes([CFA_DEF_CFA_EXPR, len(PLT_EXPR)]) + PLT_EXPR,
-          hdr_len)
+    b.fde(0x100, 0x40, cfa_expr(PLT_EXPR), hdr_len)
     b.fde(0x200, 0x40, bytes([CFA_ADVANCE_LOC | 2,
                               CFA_EXPR, 16, 4, 0x77, 0, 0x06, 0x96,
                               CFA_VAL_EXPR, 6, 5, 0x76, 0x10, 0x06, 0x23,
@@ -480,11 +592,11 @@ def handmade():
           hdr_len)
     hdr, eh = b.sections(hdr_len)
     stack = fp_chain_stack(8, [ts + 0x120, ts + 0x210], 4)
-    for flags, pc in ((F_EXPR, 0x108), (F_EXPR, 0x203), (F_EXPR, 0x206),
-                      (0, 0x203)):
-        seeds.append(('expr-%x-%d' % (pc, flags),
-                      make_input(flags, hdr_len, hdr + eh,
-                                 Builder.TEXT_DELTA, 0x1000, pc, stack)))
+    for pc in (0x108, 0x203, 0x206):
+        seeds.append(('expr-%x' % pc,
+                      make_input(0, hdr_len, hdr + eh, Builder.TEXT_DELTA,
+                                 0x1000, pc, stack)))
+    seeds += expression_walks()
 
     # remember/restore_state, nested past the limit; set_loc; advance_loc4
     # with a code alignment factor; a version 3 and a version 4 CIE.
@@ -589,6 +701,120 @@ def handmade():
     return seeds
 
 
+def stack_words(ptr_size, size, words):
+    """A stack of @size bytes with {offset: value} words in it."""
+    out = bytearray(size)
+    for off, val in words.items():
+        out[off:off + ptr_size] = pack(val, ptr_size)
+    return bytes(out)
+
+
+def expression_walks():
+    """Walks through expression rules, with the stacks they read."""
+    seeds = []
+    ts = Builder.TEXT_START
+    start_insns = bytes([CFA_UNDEFINED, 16])
+    caller_insns = bytes([CFA_ADVANCE_LOC | 1, CFA_DEF_CFA_OFFSET, 16,
+                          CFA_OFFSET | 6, 2])
+
+    # A PLT entry before and after its push, both forms, then _start.
+    for pushed_at in (11, 10):
+        b = Builder()
+        hdr_len = 12 + 8 * 2
+        b.cie(CIE_X86_64)
+        b.fde(0x100, 0x40, bytes([CFA_DEF_CFA_OFFSET, 16,
+                                  CFA_ADVANCE_LOC | 6, CFA_DEF_CFA_OFFSET,
+                                  24, CFA_ADVANCE_LOC | 10]) +
+              cfa_expr(plt_expr(7, 16, pushed_at, 3)), hdr_len)
+        b.fde(0x200, 0x40, start_insns, hdr_len)
+        hdr, eh = b.sections(hdr_len)
+        for pc in (0x110 + pushed_at - 1, 0x120 + pushed_at):
+            pushed = pc & 15 >= pushed_at
+            stack = stack_words(8, 0x200, {0x100 + (8 if pushed else 0):
+                                           ts + 0x209})
+            seeds.append(('plt%d-%x' % (pushed_at, pc),
+                          make_input(0, hdr_len, hdr + eh,
+                                     Builder.TEXT_DELTA, 0x1000, pc, stack,
+                                     sp_off=0x100)))
+
+    # The same in i386, whose return address column (8) is the pc.
+    b = Builder(4)
+    hdr_len = 12 + 8 * 2
+    b.cie(CIE_I386, ra=8, data_align=-4)
+    b.fde(0x100, 0x40, cfa_expr(plt_expr(4, 8, 11, 2)), hdr_len)
+    b.fde(0x200, 0x40, bytes([CFA_UNDEFINED, 8]), hdr_len)
+    hdr, eh = b.sections(hdr_len)
+    seeds.append(('plt-i386', make_input(F_ELF32, hdr_len, hdr + eh,
+                                         Builder.TEXT_DELTA, 0x1000, 0x11c,
+                                         stack_words(4, 0x200,
+                                                     {0x104: ts + 0x209}),
+                                         sp_off=0x100)))
+
+    # A realigned frame (DRAP: the CFA is saved at %rbp - 8), its caller,
+    # _start; and the CFA in %r10, which only the topmost frame has.
+    b = Builder()
+    hdr_len = 12 + 8 * 4
+    b.cie(CIE_X86_64)
+    b.fde(0x100, 0x100, bytes([CFA_ADVANCE_LOC | 5, CFA_DEF_CFA, 10, 0,
+                               CFA_ADVANCE_LOC | 12]) +
+          reg_expr(6, DRAP_FP_EXPR) + bytes([CFA_ADVANCE_LOC | 2]) +
+          cfa_expr(DRAP_CFA_EXPR), hdr_len)
+    b.fde(0x200, 0x100, caller_insns, hdr_len)
+    b.fde(0x300, 0x40, start_insns, hdr_len)
+    b.fde(0x400, 0x40, cfa_expr(bytes([OP_BREG0 + 10, 0x78, OP_DEREF])),
+          hdr_len)
+    hdr, eh = b.sections(hdr_len)
+    # fuzz.c's %r10 is STACK_BASE + 160: the CFA is saved below it too.
+    words = {0x138: 0x200 + STACK_BASE, 0x140: 0x300 + STACK_BASE,
+             0x1f8: ts + 0x211, 0x208: ts + 0x309, 152: STACK_BASE + 0x200}
+    for name, pc in (('drap', 0x120), ('drap-r10', 0x404)):
+        seeds.append((name, make_input(0, hdr_len, hdr + eh,
+                                       Builder.TEXT_DELTA, 0x1000, pc,
+                                       stack_words(8, 0x400, words),
+                                       sp_off=0x100, fp_off=0x140)))
+
+    # A handler on a signal stack above the interrupted one, __restore_rt
+    # ("zRS", its FDE a byte early), and the interrupted function at its
+    # first instruction, right after another.
+    b = Builder()
+    hdr_len = 12 + 8 * 5
+    b.cie(CIE_X86_64)
+    b.fde(0x100, 0x100, bytes([CFA_NOP]), hdr_len)
+    b.fde(0x200, 0x40, start_insns, hdr_len)
+    b.fde(0x400, 0x10, bytes([CFA_DEF_CFA_OFFSET, 48]), hdr_len)
+    b.fde(0x410, 0xf0, bytes([CFA_NOP]), hdr_len)
+    b.cie(b'', aug='zRS')
+    b.fde(0x300, 0x10, SIGNAL_INSNS, hdr_len)
+    hdr, eh = b.sections(hdr_len)
+    uc = 0x300 + 8
+    for aug in ('zRS', 'zR'):
+        stack = stack_words(8, 0x400, {
+            0x300: ts + 0x301, uc + 120: STACK_BASE + 0x1000,
+            uc + 160: STACK_BASE + 0x100, uc + 168: ts + 0x410,
+            0x100: ts + 0x209, 0x128: ts + 0x108})
+        sec = bytearray(hdr + eh)
+        if aug == 'zR':		# the same, with the 'S' made a 'R'
+            at = sec.index(b'zRS\0')
+            sec[at + 2] = ord('R')
+        seeds.append(('signal-' + aug, make_input(0, hdr_len, sec,
+                                                  Builder.TEXT_DELTA, 0x1000,
+                                                  0x110, stack, steps=16,
+                                                  sp_off=0x300)))
+
+    # Expressions on their own, in the stack of a small section.
+    b = Builder()
+    hdr_len = 12 + 8
+    b.cie(CIE_X86_64)
+    b.fde(0x100, 0x100, PROLOGUE, hdr_len)
+    hdr, eh = b.sections(hdr_len)
+    for i, expr in enumerate(LONE_EXPRS):
+        seeds.append(('lone-expr%02d' % i,
+                      make_input(0, hdr_len, hdr + eh, Builder.TEXT_DELTA,
+                                 0x1000, 0x10b,
+                                 bytes([len(expr)]) + expr + bytes(64))))
+    return seeds
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--out', required=True, help='directory for the seeds')
@@ -624,6 +850,12 @@ def main():
             seed = slice_seed(elf, cies, fdes, rng)
             if seed:
                 write('%s-slice%02d' % (base, i), seed)
+        with_expr = [i for i, f in enumerate(fdes)
+                     if has_expression(f, cies[f.cie], elf.ptr_size)]
+        for i in with_expr[:EXPR_SLICES_PER_FILE]:
+            seed = slice_seed(elf, cies, fdes, rng, around=i)
+            if seed:
+                write('%s-expr%02d' % (base, with_expr.index(i)), seed)
         seed = whole_seed(elf, fdes, rng)
         if seed:
             write('%s-whole' % base, seed)

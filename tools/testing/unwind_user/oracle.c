@@ -11,6 +11,7 @@
  *
  *	PC ERR			for an error (ENOENT, EFAULT, EINVAL, EOPNOTSUPP)
  *	PC ok CFA RA FP		the rules, in oracle.py's notation
+ *	PC ok CFA RA FP signal	the same, for a signal frame
  *
  * where a rule is "sp+8", "fp+16", "r10+0" (register + offset), "*sp+8" (the
  * value saved there), "c-8" (saved at CFA - 8), "v+8" (CFA + 8), "same" or
@@ -219,8 +220,9 @@ int main(int argc, char **argv)
 			printf("%lx %s\n", pc, err_name(ret));
 			continue;
 		}
-		printf("%lx ok %s %s %s\n", pc, fmt_rule(b1, &frame.cfa),
-		       fmt_rule(b2, &frame.ra), fmt_rule(b3, &frame.fp));
+		printf("%lx ok %s %s %s%s\n", pc, fmt_rule(b1, &frame.cfa),
+		       fmt_rule(b2, &frame.ra), fmt_rule(b3, &frame.fp),
+		       frame.signal ? " signal" : "");
 	}
 	if (lookups)
 		fprintf(stderr, "# %s: %lu lookups, %.1f copy_from_user calls and %.0f %s\n",

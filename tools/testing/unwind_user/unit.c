@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../kernel/unwind/cfi_expr.h"
 #include "../../../kernel/unwind/dwarf.h"
 #include "../../../kernel/unwind/eh_frame.h"
 #include "builder.h"
 #include "fake_user.h"
+#include "walk.h"
 
 static struct test_sec T;
 
@@ -57,45 +59,6 @@ static void run(const char *name, void (*fn)(void))
 }
 
 /* ------------------------------------------------------------------ */
-/* The arch expression hook, as a test double */
-
-static struct {
-	bool enabled;
-	int ret;
-	struct unwind_user_rule rule;
-	unsigned int calls;
-	u8 op;
-	u8 expr[64];
-	unsigned int len;
-	unsigned long pc;
-	unsigned int ptr_size;
-} hook;
-
-int test_eh_frame_expr(u8 op, const u8 *expr, unsigned int len,
-		       unsigned long pc, unsigned int ptr_size,
-		       struct unwind_user_rule *rule)
-{
-	hook.calls++;
-	hook.op = op;
-	hook.len = len;
-	if (len <= sizeof(hook.expr))
-		memcpy(hook.expr, expr, len);
-	hook.pc = pc;
-	hook.ptr_size = ptr_size;
-	if (!hook.enabled)
-		return -EOPNOTSUPP;
-	if (hook.ret)
-		return hook.ret;
-	*rule = hook.rule;
-	return 0;
-}
-
-static void hook_reset(void)
-{
-	memset(&hook, 0, sizeof(hook));
-}
-
-/* ------------------------------------------------------------------ */
 /* Rules */
 
 #define RULE(t, r, n, o)						\
@@ -111,6 +74,38 @@ static void hook_reset(void)
 #define CFA_PLUS(o)	RULE(CFA_OFF, SP, 0, o)
 #define RETAIN		RULE(RETAIN, SP, 0, 0)
 #define UNDEF		RULE(UNDEFINED, SP, 0, 0)
+
+/* Operators outside cfi_expr.c's subset: dwarf.h names only the others. */
+#define DW_OP_addr		0x03
+#define DW_OP_pick		0x15
+#define DW_OP_rot		0x17
+#define DW_OP_xderef		0x18
+#define DW_OP_abs		0x19
+#define DW_OP_div		0x1b
+#define DW_OP_mod		0x1d
+#define DW_OP_bra		0x28
+#define DW_OP_skip		0x2f
+#define DW_OP_reg0		0x50
+#define DW_OP_regx		0x90
+#define DW_OP_fbreg		0x91
+#define DW_OP_piece		0x93
+#define DW_OP_deref_size	0x94
+#define DW_OP_call2		0x98
+#define DW_OP_call4		0x99
+#define DW_OP_call_frame_cfa	0x9c
+#define DW_OP_implicit_value	0x9e
+#define DW_OP_stack_value	0x9f
+#define DW_OP_entry_value	0xa3
+#define DW_OP_GNU_entry_value	0xf3
+
+/* DW_OP_breg<n> of the x86-64 registers the tests name, DW_OP_lit<n>. */
+#define OP_RBX			(DW_OP_breg0 + 3)
+#define OP_RBP			(DW_OP_breg0 + 6)
+#define OP_RSP			(DW_OP_breg0 + 7)
+#define OP_R8			(DW_OP_breg0 + 8)
+#define OP_R10			(DW_OP_breg0 + 10)
+#define OP_RIP			(DW_OP_breg0 + 16)
+#define LIT(n)			(DW_OP_lit0 + (n))
 
 static const char * const type_names[] = {
 	"RETAIN", "UNDEFINED", "CFA_OFF", "CFA_OFF_DEREF", "REG_OFF",
@@ -137,7 +132,7 @@ static bool frame_eq(const struct unwind_user_frame *a,
 		     const struct unwind_user_frame *b)
 {
 	return rule_eq(&a->cfa, &b->cfa) && rule_eq(&a->ra, &b->ra) &&
-	       rule_eq(&a->fp, &b->fp);
+	       rule_eq(&a->fp, &b->fp) && a->signal == b->signal;
 }
 
 static const char *err_name(int err)
@@ -187,7 +182,6 @@ static int setup(void)
 static void reset(unsigned int ptr_size)
 {
 	sec_reset(&T, ptr_size);
-	hook_reset();
 	R = ptr_size == 8 ? &regs64 : &regs32;
 	text_start = TEST_TEXT_START;
 	text_end = TEST_TEXT_END;
@@ -195,9 +189,11 @@ static void reset(unsigned int ptr_size)
 
 static void expect_at(int line, unsigned long pc, int want_ret,
 		      struct unwind_user_rule cfa, struct unwind_user_rule ra,
-		      struct unwind_user_rule fp)
+		      struct unwind_user_rule fp, bool signal)
 {
-	struct unwind_user_frame want = { cfa, ra, fp }, got;
+	struct unwind_user_frame want = {
+		.cfa = cfa, .ra = ra, .fp = fp, .signal = signal,
+	}, got;
 	char b1[64], b2[64], b3[64], b4[64], b5[64], b6[64];
 	int ret;
 
@@ -209,14 +205,19 @@ static void expect_at(int line, unsigned long pc, int want_ret,
 		return;
 	}
 	if (!ret && !frame_eq(&got, &want))
-		fail(line, "pc %#lx: got cfa %s ra %s fp %s, want cfa %s ra %s fp %s",
+		fail(line, "pc %#lx: got cfa %s ra %s fp %s%s, want cfa %s ra %s fp %s%s",
 		     pc, fmt_rule(&got.cfa, b1), fmt_rule(&got.ra, b2),
-		     fmt_rule(&got.fp, b3), fmt_rule(&want.cfa, b4),
-		     fmt_rule(&want.ra, b5), fmt_rule(&want.fp, b6));
+		     fmt_rule(&got.fp, b3), got.signal ? " signal" : "",
+		     fmt_rule(&want.cfa, b4), fmt_rule(&want.ra, b5),
+		     fmt_rule(&want.fp, b6), want.signal ? " signal" : "");
 }
 
-#define EXPECT(pc, cfa, ra, fp)	expect_at(__LINE__, pc, 0, cfa, ra, fp)
-#define EXPECT_ERR(pc, err)	expect_at(__LINE__, pc, err, RETAIN, RETAIN, RETAIN)
+#define EXPECT(pc, cfa, ra, fp)	expect_at(__LINE__, pc, 0, cfa, ra, fp, false)
+/* The frame of a signal trampoline: its CIE has 'S'. */
+#define EXPECT_SIGNAL(pc, cfa, ra, fp)					\
+	expect_at(__LINE__, pc, 0, cfa, ra, fp, true)
+#define EXPECT_ERR(pc, err)						\
+	expect_at(__LINE__, pc, err, RETAIN, RETAIN, RETAIN, false)
 #define EXPECT_INIT(want)						\
 	do {								\
 		int __r = setup();					\
@@ -582,9 +583,10 @@ static void test_untracked_and_misc(void)
 		DW_CFA_same_value, 15,
 		DW_CFA_restore | 3,
 		DW_CFA_restore_extended, 0x80, 0x02,	/* reg 256 */
-		DW_CFA_expression, 3, 2, 0x77, 0x08,
-		DW_CFA_val_expression, 12, 3, 0x77, 0x08, 0x06,
-		/* An expression longer than the arch hook would get. */
+		/* Expressions nothing reads: they would fail if evaluated. */
+		DW_CFA_expression, 3, 2, DW_OP_drop, DW_OP_drop,
+		DW_CFA_val_expression, 12, 3, DW_OP_skip, 0, 0,
+		/* An expression longer than cfi.c reads. */
 		DW_CFA_expression, 13, 40,
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -602,38 +604,202 @@ static void test_untracked_and_misc(void)
 	EXPECT_INIT(0);
 	EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
 	EXPECT(F0 + 1, SP(16), AT_CFA(-8), RETAIN);
-	CHECK(hook.calls == 0, "hook called %u times", hook.calls);
 }
 
+/* ------------------------------------------------------------------ */
+/* DWARF expressions (cfi_expr.c) */
+
+/*
+ * What eh_frame_find_frame() returns for an expression cfi_expr_rule()
+ * fails with @err: -EOPNOTSUPP, malformed or not.  cfi.c has checked that
+ * the expression lies inside its FDE, so a bad one costs its frame only,
+ * never the object's table.
+ */
+static int engine_err(int err)
+{
+	return err ? -EOPNOTSUPP : 0;
+}
+
+/* Append @op (and @reg, but for the CFA) with the expression @expr. */
+static void put_expr_insn(struct buf *b, u8 op, u16 reg, const u8 *expr,
+			  size_t len)
+{
+	put_u8(b, op);
+	if (op != DW_CFA_def_cfa_expression)
+		put_uleb(b, reg);
+	put_uleb(b, len);
+	put_bytes(b, expr, len);
+}
+
+/* A REG_OFF* rule of cfi_expr_rule(), named as cfi.c names its register. */
+static struct unwind_user_rule map_rule(struct unwind_user_rule r, u16 regno)
+{
+	if (r.type == UNWIND_USER_RULE_REG_OFF ||
+	    r.type == UNWIND_USER_RULE_REG_OFF_DEREF) {
+		r.reg = regno == R->sp ? UNWIND_USER_REG_SP :
+			regno == R->fp ? UNWIND_USER_REG_FP :
+			UNWIND_USER_REG_OTHER;
+		r.regno = r.reg == UNWIND_USER_REG_OTHER ? regno : 0;
+	}
+	return r;
+}
+
+struct expr_case {
+	int		line;
+	u8		op;	/* DW_CFA_def_cfa_expression, ... */
+	u8		reg;	/* the column (x86-64), but for the CFA */
+	u8		len;
+	u8		expr[24];
+	int		err;	/* of cfi_expr_rule() */
+	struct unwind_user_rule rule;
+};
+
+/* The column an expression is for, and the bytes. */
+#define CFA_X		DW_CFA_def_cfa_expression, 0
+#define RA_X		DW_CFA_expression, 16
+#define FP_X		DW_CFA_expression, 6
+#define RA_VX		DW_CFA_val_expression, 16
+#define FP_VX		DW_CFA_val_expression, 6
+#define BYTES(...)	sizeof((u8[]){ __VA_ARGS__ }), { __VA_ARGS__ }
+#define OK(col, rule, ...)						\
+	{ __LINE__, col, BYTES(__VA_ARGS__), 0, rule }
+#define BAD(col, err, ...)						\
+	{ __LINE__, col, BYTES(__VA_ARGS__), err, RETAIN }
+
+/*
+ * Run one case twice: cfi_expr_rule() itself at @pc, and an FDE with the
+ * instruction at F0 through eh_frame_find_frame(), where the other columns
+ * keep the CIE's rules.  The object is 64-bit, or 32-bit if R says so.
+ */
+static void check_expr_case(const struct expr_case *c, unsigned long pc)
+{
+	static const u8 cie32[] = {
+		DW_CFA_def_cfa, 4, 4, DW_CFA_offset | 8, 1,
+	};
+	const struct eh_frame_regs *regs = R;
+	bool elf32 = regs == &regs32;
+	struct unwind_user_frame want = {
+		.cfa = SP(elf32 ? 4 : 8), .ra = AT_CFA(elf32 ? -4 : -8),
+		.fp = RETAIN,
+	};
+	struct unwind_user_rule rule;
+	struct cie_opts cie = default_cie();
+	static struct buf b;
+	char b1[64], b2[64];
+	u16 regno, column;
+	int ret;
+
+	/* cfi_expr_rule() alone */
+	memset(&rule, 0x5a, sizeof(rule));
+	ret = cfi_expr_rule(c->op, c->expr, c->len, pc, regs, &rule, &regno);
+	if (ret != c->err) {
+		fail(c->line, "cfi_expr_rule: got %s, want %s", err_name(ret),
+		     err_name(c->err));
+	} else if (!ret) {
+		rule = map_rule(rule, regno);
+		if (!rule_eq(&rule, &c->rule))
+			fail(c->line, "cfi_expr_rule: got %s, want %s",
+			     fmt_rule(&rule, b1), fmt_rule(&c->rule, b2));
+	}
+
+	/* The same through the reader */
+	column = c->reg == 16 ? regs->ra : c->reg == 6 ? regs->fp : c->reg;
+	b.len = 0;
+	put_expr_insn(&b, c->op, column, c->expr, c->len);
+	reset(elf32 ? 4 : 8);
+	if (elf32) {
+		cie.data_align = -4;
+		cie.ra = 8;
+		cie.insns = cie32;
+		cie.insns_len = sizeof(cie32);
+	}
+	one_fde(&cie, b.b, b.len, 0x100);
+	if (setup()) {
+		fail(c->line, "init");
+		return;
+	}
+	if (c->op == DW_CFA_def_cfa_expression)
+		want.cfa = c->rule;
+	else if (column == regs->ra)
+		want.ra = c->rule;
+	else
+		want.fp = c->rule;
+	expect_at(c->line, pc, engine_err(c->err), want.cfa, want.ra, want.fp,
+		  false);
+}
+
+static void run_expr_cases(const struct expr_case *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		check_expr_case(&c[i], F0);
+}
+
+/* cfi.c's side: which expression of a row is read, and when. */
 static void test_expressions(void)
 {
 	static const u8 cfa_expr[] = {
-		DW_CFA_def_cfa_expression, 3, 0x77, 0x08, 0x06,
+		DW_CFA_def_cfa_expression, 3, OP_RSP, 0x08, DW_OP_deref,
 		DW_CFA_advance_loc | 1,
 		DW_CFA_def_cfa, 7, 8,
 	};
 	static const u8 ra_expr[] = {
-		DW_CFA_expression, 16, 2, 0x77, 0x10,
+		DW_CFA_expression, 16, 2, OP_RSP, 0x10,
 		DW_CFA_advance_loc | 1,
 	};
 	static const u8 fp_val_expr[] = {
-		DW_CFA_val_expression, 6, 2, 0x77, 0x20,
+		DW_CFA_val_expression, 6, 2, OP_RSP, 0x20,
 		DW_CFA_advance_loc | 1,
+		DW_CFA_val_expression, 6, 1, DW_OP_skip,
 	};
 	static const u8 empty_expr[] = {
 		DW_CFA_expression, 6, 0,
 		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa_expression, 0,
 	};
+	/* Replaced before the row ends: never read, or they would fail. */
 	static const u8 superseded[] = {
-		DW_CFA_def_cfa_expression, 1, 0x77,
-		DW_CFA_expression, 16, 1, 0x77,
+		DW_CFA_def_cfa_expression, 1, DW_OP_skip,
+		DW_CFA_expression, 16, 1, DW_OP_plus,
+		DW_CFA_val_expression, 6, 1, DW_OP_drop,
 		DW_CFA_def_cfa, 7, 8,
 		DW_CFA_offset | 16, 1,
+		DW_CFA_same_value, 6,
 		DW_CFA_advance_loc | 1,
+	};
+	/* Expressions of the CIE, kept across remember/restore_state. */
+	static const u8 cie_with_expr[] = {
+		DW_CFA_def_cfa, 7, 8,
+		DW_CFA_expression, 16, 3, OP_RSP, 0x78, DW_OP_nop,
+		DW_CFA_val_expression, 6, 2, OP_RBP, 0x10,
+	};
+	static const u8 restored[] = {
+		DW_CFA_remember_state,
+		DW_CFA_def_cfa_expression, 2, OP_RBP, 0x10,
+		DW_CFA_offset | 16, 1,
+		DW_CFA_advance_loc | 1,
+		DW_CFA_restore_state,
+		DW_CFA_advance_loc | 1,
+		DW_CFA_offset | 16, 1,
+		DW_CFA_undefined, 6,
+		DW_CFA_advance_loc | 1,
+		DW_CFA_restore | 16,
+		DW_CFA_restore_extended, 6,
 	};
 	static const u8 too_long[] = {
 		DW_CFA_expression, 16, 17,
-		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+		OP_RSP, 8, DW_OP_nop, DW_OP_nop, DW_OP_nop, DW_OP_nop,
+		DW_OP_nop, DW_OP_nop, DW_OP_nop, DW_OP_nop, DW_OP_nop,
+		DW_OP_nop, DW_OP_nop, DW_OP_nop, DW_OP_nop, DW_OP_nop,
+		DW_OP_nop,
+		DW_CFA_advance_loc | 1,
+	};
+	static const u8 longest[] = {
+		DW_CFA_expression, 16, 16,
+		OP_RSP, 8, DW_OP_nop, DW_OP_nop, DW_OP_nop, DW_OP_nop,
+		DW_OP_nop, DW_OP_nop, DW_OP_nop, DW_OP_nop, DW_OP_nop,
+		DW_OP_nop, DW_OP_nop, DW_OP_nop, DW_OP_nop, DW_OP_nop,
 		DW_CFA_advance_loc | 1,
 	};
 	static const u8 offset_after_expr[] = {
@@ -648,67 +814,608 @@ static void test_expressions(void)
 		DW_CFA_expression, 3, 100, 0x77,
 	};
 	struct unwind_user_frame f;
+	struct cie_opts c;
 	int ret;
 
-	/* The CFA, handed to the arch with the pc. */
+	/* The CFA: a rule in the row for pc, gone from the next row. */
 	reset(8);
 	one_fde(NULL, cfa_expr, sizeof(cfa_expr), 0x100);
 	EXPECT_INIT(0);
-	hook.enabled = true;
-	hook.rule = AT_SP(8);
 	EXPECT(F0, AT_SP(8), AT_CFA(-8), RETAIN);
-	CHECK(hook.calls == 1 && hook.op == DW_CFA_def_cfa_expression &&
-	      hook.len == 3 && !memcmp(hook.expr, "\x77\x08\x06", 3) &&
-	      hook.pc == F0 && hook.ptr_size == 8,
-	      "hook saw op %#x len %u pc %#lx", hook.op, hook.len, hook.pc);
-
-	/* The arch does not know it. */
-	hook.enabled = false;
-	EXPECT_ERR(F0, -EOPNOTSUPP);
-	/* The arch gives a rule that cannot be a CFA. */
-	hook.enabled = true;
-	hook.rule = AT_CFA(8);
-	EXPECT_ERR(F0, -EOPNOTSUPP);
-	/* After the row, the expression is gone. */
-	hook.calls = 0;
 	EXPECT(F0 + 1, SP(8), AT_CFA(-8), RETAIN);
-	CHECK(hook.calls == 0, "hook called for a later row");
 
 	reset(8);
 	one_fde(NULL, ra_expr, sizeof(ra_expr), 0x100);
 	EXPECT_INIT(0);
-	hook.enabled = true;
-	hook.rule = AT_SP(16);
-	EXPECT(F0 + 0, SP(8), AT_SP(16), RETAIN);
-	CHECK(hook.op == DW_CFA_expression && hook.len == 2 &&
-	      !memcmp(hook.expr, "\x77\x10", 2), "RA expression");
+	EXPECT(F0, SP(8), AT_SP(16), RETAIN);
+	EXPECT(F0 + 1, SP(8), AT_SP(16), RETAIN);
 
 	reset(8);
 	one_fde(NULL, fp_val_expr, sizeof(fp_val_expr), 0x100);
 	EXPECT_INIT(0);
-	hook.enabled = true;
-	hook.rule = SP(32);
-	EXPECT(F0 + 0, SP(8), AT_CFA(-8), SP(32));
-	CHECK(hook.op == DW_CFA_val_expression && hook.len == 2,
-	      "FP val_expression");
-	hook.ret = -EOPNOTSUPP;
-	EXPECT_ERR(F0, -EOPNOTSUPP);
+	EXPECT(F0, SP(8), AT_CFA(-8), SP(32));
+	EXPECT_ERR(F0 + 1, -EOPNOTSUPP);
 
+	/* Empty: the address is the CFA itself; a CFA of nothing is not. */
 	reset(8);
 	one_fde(NULL, empty_expr, sizeof(empty_expr), 0x100);
 	EXPECT_INIT(0);
-	hook.enabled = true;
-	hook.rule = RETAIN;
-	EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
-	CHECK(hook.calls == 1 && hook.len == 0, "empty expression");
+	EXPECT(F0, SP(8), AT_CFA(-8), AT_CFA(0));
+	EXPECT_ERR(F0 + 1, engine_err(-EINVAL));
 
 	ret = eval_at(superseded, sizeof(superseded), 0, &f);
-	CHECK(!ret && hook.calls == 0, "superseded: %s, %u calls",
-	      err_name(ret), hook.calls);
+	CHECK(!ret && rule_eq(&f.cfa, &SP(8)) && rule_eq(&f.fp, &RETAIN),
+	      "superseded: %s", err_name(ret));
+
+	reset(8);
+	c = default_cie();
+	c.insns = cie_with_expr;
+	c.insns_len = sizeof(cie_with_expr);
+	one_fde(&c, restored, sizeof(restored), 0x100);
+	EXPECT_INIT(0);
+	EXPECT(F0, FP(16), AT_CFA(-8), FP(16));
+	EXPECT(F0 + 1, SP(8), AT_SP(-8), FP(16));
+	EXPECT(F0 + 2, SP(8), AT_CFA(-8), UNDEF);
+	EXPECT(F0 + 3, SP(8), AT_SP(-8), FP(16));
+
+	/* cfi.c reads at most a window of bytes: 16. */
+	EXPECT_EVAL(longest, 0, 0);
 	EXPECT_EVAL(too_long, 0, -EOPNOTSUPP);
 	EXPECT_EVAL(offset_after_expr, 0, -EINVAL);
 	EXPECT_EVAL(register_after_expr, 0, -EINVAL);
 	EXPECT_EVAL(block_past_end, 0, -EINVAL);
+}
+
+/* GCC's prologue and epilogue of a function that realigns its stack. */
+static const u8 drap_insns[] = {
+	DW_CFA_advance_loc | 5,		/* lea 0x8(%rsp),%r10 */
+	DW_CFA_def_cfa, 10, 0,
+	DW_CFA_advance_loc | 12,	/* and, push, push %rbp, mov */
+	DW_CFA_expression, 6, 2, OP_RBP, 0,
+	DW_CFA_advance_loc | 2,		/* push %r10 */
+	DW_CFA_def_cfa_expression, 3, OP_RBP, 0x78, DW_OP_deref,
+	DW_CFA_advance_loc1, 0x40,	/* mov -0x8(%rbp),%r10 */
+	DW_CFA_def_cfa, 10, 0,
+	DW_CFA_advance_loc | 4,		/* leave; lea -0x8(%r10),%rsp */
+	DW_CFA_def_cfa, 7, 8,
+	DW_CFA_same_value, 6,
+};
+
+/* Realigned stacks: the CFA is saved below the frame pointer (DRAP). */
+static void test_expr_drap(void)
+{
+	/* i386: %ecx holds the CFA, %ebp (5) is the frame pointer. */
+	static const u8 insns32[] = {
+		DW_CFA_advance_loc | 14,
+		DW_CFA_def_cfa, 1, 0,
+		DW_CFA_advance_loc | 9,
+		DW_CFA_expression, 5, 2, DW_OP_breg0 + 5, 0,
+		DW_CFA_advance_loc | 2,
+		DW_CFA_expression, 7, 2, DW_OP_breg0 + 5, 0x7c,
+		DW_CFA_advance_loc | 4,
+		DW_CFA_def_cfa_expression, 3, DW_OP_breg0 + 5, 0x70,
+		DW_OP_deref,
+		DW_CFA_expression, 3, 2, DW_OP_breg0 + 5, 0x74,
+	};
+	static const u8 cie32[] = { DW_CFA_def_cfa, 4, 4, DW_CFA_offset | 8, 1 };
+	static const struct expr_case cases[] = {
+		OK(CFA_X, AT_FP(-8), OP_RBP, 0x78, DW_OP_deref),
+		OK(FP_X, AT_FP(0), OP_RBP, 0),
+		/* Through another register, by breg and by bregx */
+		OK(CFA_X, RULE(REG_OFF_DEREF, OTHER, 10, -8),
+		   OP_R10, 0x78, DW_OP_deref),
+		OK(CFA_X, RULE(REG_OFF_DEREF, OTHER, 13, 16),
+		   DW_OP_bregx, 13, 16, DW_OP_deref),
+		OK(CFA_X, OTHER(13, 0), DW_OP_bregx, 13, 0),
+		OK(CFA_X, RULE(REG_OFF_DEREF, OTHER, 300, 0),
+		   DW_OP_bregx, 0xac, 0x02, 0, DW_OP_deref),
+		OK(CFA_X, AT_SP(-8), DW_OP_bregx, 7, 0x78, DW_OP_deref),
+		OK(CFA_X, FP(8), DW_OP_bregx, 6, 8),
+		OK(FP_X, RULE(REG_OFF_DEREF, OTHER, 3, 8), OP_RBX, 8),
+		OK(RA_X, RULE(REG_OFF_DEREF, OTHER, 10, -16), OP_R10, 0x70),
+		OK(CFA_X, OTHER(31, 0), DW_OP_breg31, 0),
+		/* In a 64-bit object, register 8 is %r8, not the pc */
+		OK(CFA_X, OTHER(8, 4), OP_R8, 4),
+		/* Register numbers: up to U16_MAX */
+		OK(CFA_X, RULE(REG_OFF_DEREF, OTHER, 0xffff, 0),
+		   DW_OP_bregx, 0xff, 0xff, 0x03, 0, DW_OP_deref),
+		BAD(CFA_X, -EOPNOTSUPP, DW_OP_bregx, 0x80, 0x80, 0x04, 0),
+	};
+	struct cie_opts c = default_cie();
+	struct hdr_opts h = default_hdr();
+	struct fde_opts fo;
+	size_t cie_off;
+
+	reset(8);
+	one_fde(NULL, drap_insns, sizeof(drap_insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 5, OTHER(10, 0), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 0x10, OTHER(10, 0), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 0x11, OTHER(10, 0), AT_CFA(-8), AT_FP(0));
+	EXPECT(F0 + 0x13, AT_FP(-8), AT_CFA(-8), AT_FP(0));
+	EXPECT(F0 + 0x52, AT_FP(-8), AT_CFA(-8), AT_FP(0));
+	EXPECT(F0 + 0x53, OTHER(10, 0), AT_CFA(-8), AT_FP(0));
+	EXPECT(F0 + 0x57, SP(8), AT_CFA(-8), RETAIN);
+
+	run_expr_cases(cases, ARRAY_SIZE(cases));
+
+	/* The same in a 32-bit object, with i386 register numbers. */
+	reset(4);
+	c.data_align = -4;
+	c.ra = 8;
+	c.insns = cie32;
+	c.insns_len = sizeof(cie32);
+	cie_off = add_cie(&T, &c);
+	fo = default_fde(F0, 0x100, insns32, sizeof(insns32));
+	add_fde(&T, cie_off, &fo);
+	CHECK(setup_hdr(&h) == 0, "init");
+	EXPECT(F0, SP(4), AT_CFA(-4), RETAIN);
+	EXPECT(F0 + 14, OTHER(1, 0), AT_CFA(-4), RETAIN);
+	EXPECT(F0 + 23, OTHER(1, 0), AT_CFA(-4), AT_FP(0));
+	EXPECT(F0 + 29, AT_FP(-16), AT_CFA(-4), AT_FP(0));
+}
+
+/* PLT entries: the CFA depends on where in its 16 bytes the pc is. */
+static void test_expr_plt(void)
+{
+	/* Where the push happened: .plt, and the second form of entry. */
+	static const u8 pushed_at[] = { 11, 10 };
+	static const u8 expr32[] = {
+		DW_OP_breg0 + 4, 4, DW_OP_breg0 + 8, 0, LIT(15), DW_OP_and,
+		LIT(11), DW_OP_ge, LIT(2), DW_OP_shl, DW_OP_plus,
+	};
+	static const u8 cie32[] = {
+		DW_CFA_def_cfa, 4, 4, DW_CFA_offset | 8, 1,
+	};
+	static const struct expr_case pc32 = BAD(CFA_X, -EOPNOTSUPP,
+						 DW_OP_breg0 + 8, 4);
+	static struct buf b;
+	struct hdr_opts h = default_hdr();
+	struct cie_opts c;
+	struct fde_opts fo;
+	unsigned int v, pc_off;
+	size_t cie_off;
+	u8 insns[64];
+
+	for (v = 0; v < ARRAY_SIZE(pushed_at); v++) {
+		const u8 expr[] = {
+			OP_RSP, 8, OP_RIP, 0, LIT(15), DW_OP_and,
+			LIT(pushed_at[v]), DW_OP_ge, LIT(3), DW_OP_shl,
+			DW_OP_plus,
+		};
+
+		/* ld's FDE for .plt: PLT0 pushes twice, then the entries. */
+		b.len = 0;
+		put_u8(&b, DW_CFA_def_cfa_offset);
+		put_u8(&b, 16);
+		put_u8(&b, DW_CFA_advance_loc | 6);
+		put_u8(&b, DW_CFA_def_cfa_offset);
+		put_u8(&b, 24);
+		put_u8(&b, DW_CFA_advance_loc | 10);
+		put_expr_insn(&b, DW_CFA_def_cfa_expression, 0, expr,
+			      sizeof(expr));
+		memcpy(insns, b.b, b.len);
+
+		reset(8);
+		c = default_cie();
+		cie_off = add_cie(&T, &c);
+		fo = default_fde(F0, 0x40, insns, b.len);
+		add_fde(&T, cie_off, &fo);
+		CHECK(setup_hdr(&h) == 0, "init");
+		EXPECT(F0, SP(16), AT_CFA(-8), RETAIN);
+		EXPECT(F0 + 6, SP(24), AT_CFA(-8), RETAIN);
+		/* Every pc of the three entries after PLT0 */
+		for (pc_off = 0x10; pc_off < 0x40; pc_off++)
+			EXPECT(F0 + pc_off,
+			       SP((pc_off & 15) >= pushed_at[v] ? 16 : 8),
+			       AT_CFA(-8), RETAIN);
+	}
+
+	/* i386: 4-byte words, the return address column is 8 (%eip). */
+	b.len = 0;
+	put_expr_insn(&b, DW_CFA_def_cfa_expression, 0, expr32,
+		      sizeof(expr32));
+	memcpy(insns, b.b, b.len);
+	reset(4);
+	c = default_cie();
+	c.data_align = -4;
+	c.ra = 8;
+	c.insns = cie32;
+	c.insns_len = sizeof(cie32);
+	cie_off = add_cie(&T, &c);
+	fo = default_fde(F0, 0x40, insns, b.len);
+	add_fde(&T, cie_off, &fo);
+	CHECK(setup_hdr(&h) == 0, "init");
+	for (pc_off = 0; pc_off < 0x40; pc_off++)
+		EXPECT(F0 + pc_off, SP((pc_off & 15) >= 11 ? 8 : 4),
+		       AT_CFA(-4), RETAIN);
+	/* Register 8 is the pc there, a constant: no CFA rule. */
+	check_expr_case(&pc32, F0);
+}
+
+/* glibc's __restore_rt: everything is in the ucontext at the sp. */
+static const u8 restore_rt_insns[] = {
+	DW_CFA_def_cfa_expression, 4, OP_RSP, 0xa0, 0x01, DW_OP_deref,
+	DW_CFA_expression, 8, 2, OP_RSP, 40,
+	DW_CFA_expression, 9, 2, OP_RSP, 48,
+	DW_CFA_expression, 10, 2, OP_RSP, 56,
+	DW_CFA_expression, 11, 3, OP_RSP, 0xc0, 0x00,
+	DW_CFA_expression, 12, 3, OP_RSP, 0xc8, 0x00,
+	DW_CFA_expression, 13, 3, OP_RSP, 0xd0, 0x00,
+	DW_CFA_expression, 14, 3, OP_RSP, 0xd8, 0x00,
+	DW_CFA_expression, 15, 3, OP_RSP, 0xe0, 0x00,
+	DW_CFA_expression, 5, 3, OP_RSP, 0xe8, 0x00,
+	DW_CFA_expression, 4, 3, OP_RSP, 0xf0, 0x00,
+	DW_CFA_expression, 6, 3, OP_RSP, 0xf8, 0x00,
+	DW_CFA_expression, 3, 3, OP_RSP, 0x80, 0x01,
+	DW_CFA_expression, 1, 3, OP_RSP, 0x88, 0x01,
+	DW_CFA_expression, 0, 3, OP_RSP, 0x90, 0x01,
+	DW_CFA_expression, 2, 3, OP_RSP, 0x98, 0x01,
+	DW_CFA_expression, 7, 3, OP_RSP, 0xa0, 0x01,
+	DW_CFA_expression, 16, 3, OP_RSP, 0xa8, 0x01,
+	DW_CFA_nop, DW_CFA_nop,
+};
+
+/* Its CIE ("zRS"): no initial instructions at all. */
+static struct cie_opts restore_rt_cie(const char *aug)
+{
+	struct cie_opts c = default_cie();
+
+	c.aug = aug;
+	c.insns = NULL;
+	c.insns_len = 0;
+	return c;
+}
+
+static void test_expr_signal(void)
+{
+	struct cie_opts c;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		reset(8);
+		c = restore_rt_cie(i ? "zR" : "zRS");
+		/* The FDE starts a byte early: a caller's pc is ra - 1. */
+		one_fde(&c, restore_rt_insns, sizeof(restore_rt_insns), 10);
+		EXPECT_INIT(0);
+		/* 'S' is the only difference: signal, or not. */
+		expect_at(__LINE__, F0, 0, AT_SP(160), AT_SP(168), AT_SP(120),
+			  !i);
+		expect_at(__LINE__, F0 + 9, 0, AT_SP(160), AT_SP(168),
+			  AT_SP(120), !i);
+		EXPECT_ERR(F0 + 10, -ENOENT);
+	}
+}
+
+/* What each operator does, and what the result may be. */
+static void test_expr_ops(void)
+{
+	static const struct expr_case cases[] = {
+		/* Results: addresses and values of each kind */
+		OK(CFA_X, SP(8), OP_RSP, 8),
+		OK(CFA_X, AT_SP(8), OP_RSP, 8, DW_OP_deref),
+		OK(CFA_X, FP(16), OP_RBP, 16),
+		OK(RA_X, AT_SP(16), OP_RSP, 16),
+		OK(RA_X, AT_CFA(-8), LIT(8), DW_OP_minus),
+		OK(RA_X, AT_CFA(0)),
+		OK(FP_X, AT_CFA(-16), DW_OP_nop, LIT(16), DW_OP_minus),
+		OK(FP_VX, CFA_PLUS(16), DW_OP_plus_uconst, 16),
+		OK(FP_VX, AT_CFA(-16), LIT(16), DW_OP_minus, DW_OP_deref),
+		OK(FP_VX, CFA_PLUS(0)),
+		OK(FP_VX, SP(24), OP_RSP, 24),
+		OK(FP_VX, AT_SP(8), OP_RSP, 8, DW_OP_deref),
+		OK(RA_VX, AT_CFA(-8), LIT(8), DW_OP_minus, DW_OP_deref),
+		OK(RA_VX, OTHER(3, -1), OP_RBX, 0x7f),
+		/* Constants of every width, signed and not */
+		OK(CFA_X, SP(0xf8), OP_RSP, 0, DW_OP_const1u, 0xf8,
+		   DW_OP_plus),
+		OK(CFA_X, SP(-8), OP_RSP, 0, DW_OP_const1s, 0xf8, DW_OP_plus),
+		OK(CFA_X, SP(0xfff0), OP_RSP, 0, DW_OP_const2u, 0xf0, 0xff,
+		   DW_OP_plus),
+		OK(CFA_X, SP(-16), OP_RSP, 0, DW_OP_const2s, 0xf0, 0xff,
+		   DW_OP_plus),
+		OK(CFA_X, SP(0x7ffffff0), OP_RSP, 0, DW_OP_const4u,
+		   0xf0, 0xff, 0xff, 0x7f, DW_OP_plus),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0, DW_OP_const4u,
+		    0xf0, 0xff, 0xff, 0xff, DW_OP_plus),
+		OK(CFA_X, SP(-16), OP_RSP, 0, DW_OP_const4s,
+		   0xf0, 0xff, 0xff, 0xff, DW_OP_plus),
+		/* 2^64 - 16 is -16 modulo 2^64, as an address would be */
+		OK(CFA_X, SP(-16), OP_RSP, 0, DW_OP_const8u,
+		   0xf0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, DW_OP_plus),
+		OK(CFA_X, SP(-16), OP_RSP, 0, DW_OP_const8s,
+		   0xf0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, DW_OP_plus),
+		OK(CFA_X, SP(0x1234), OP_RSP, 0, DW_OP_const8s,
+		   0x34, 0x12, 0, 0, 0, 0, 0, 0, DW_OP_plus),
+		OK(CFA_X, SP(300), OP_RSP, 0, DW_OP_constu, 0xac, 0x02,
+		   DW_OP_plus),
+		OK(CFA_X, SP(-300), OP_RSP, 0, DW_OP_consts, 0xd4, 0x7d,
+		   DW_OP_plus),
+		OK(CFA_X, SP(31), OP_RSP, 0, LIT(31), DW_OP_plus),
+		OK(CFA_X, SP(0), OP_RSP, 0, LIT(0), DW_OP_plus),
+		OK(CFA_X, FP(128), OP_RBP, 0, DW_OP_plus_uconst, 0x80, 0x01),
+		/* An address plus or minus a constant, either way round */
+		OK(CFA_X, SP(24), LIT(16), OP_RSP, 8, DW_OP_plus),
+		OK(CFA_X, SP(-8), OP_RSP, 0, LIT(8), DW_OP_minus),
+		OK(RA_X, AT_CFA(-24), LIT(8), DW_OP_minus, LIT(16),
+		   DW_OP_minus),
+		BAD(CFA_X, -EOPNOTSUPP, LIT(8), OP_RSP, 0, DW_OP_minus),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0, OP_RBP, 0, DW_OP_plus),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0, LIT(2), DW_OP_mul),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0, DW_OP_neg),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0, DW_OP_not),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0, LIT(15), DW_OP_and),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0, LIT(1), DW_OP_ge),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0, DW_OP_deref, LIT(8),
+		    DW_OP_plus),
+		/* Stack operators */
+		OK(CFA_X, SP(8), OP_RSP, 8, DW_OP_dup, DW_OP_drop),
+		OK(CFA_X, SP(-8), LIT(8), OP_RSP, 0, DW_OP_swap, DW_OP_minus),
+		OK(CFA_X, SP(16), OP_RSP, 0, LIT(16), DW_OP_over, DW_OP_drop,
+		   DW_OP_plus),
+		OK(CFA_X, FP(8), LIT(8), OP_RBP, 0, DW_OP_over, DW_OP_plus,
+		   DW_OP_swap, DW_OP_drop),
+		OK(CFA_X, AT_SP(8), OP_RSP, 8, DW_OP_dup, DW_OP_deref,
+		   DW_OP_swap, DW_OP_drop),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0, DW_OP_dup, DW_OP_plus),
+		/* Arithmetic, bitwise and comparison operators on constants */
+		OK(CFA_X, SP(15), OP_RSP, 0, LIT(3), LIT(5), DW_OP_mul,
+		   DW_OP_plus),
+		OK(CFA_X, SP(8), OP_RSP, 0, LIT(12), LIT(10), DW_OP_and,
+		   DW_OP_plus),
+		OK(CFA_X, SP(14), OP_RSP, 0, LIT(12), LIT(10), DW_OP_or,
+		   DW_OP_plus),
+		OK(CFA_X, SP(6), OP_RSP, 0, LIT(12), LIT(10), DW_OP_xor,
+		   DW_OP_plus),
+		OK(CFA_X, SP(-2), OP_RSP, 0, LIT(3), LIT(5), DW_OP_minus,
+		   DW_OP_plus),
+		OK(CFA_X, SP(8), OP_RSP, 0, LIT(3), LIT(5), DW_OP_plus,
+		   DW_OP_plus),
+		OK(CFA_X, SP(16), OP_RSP, 0, LIT(1), LIT(4), DW_OP_shl,
+		   DW_OP_plus),
+		OK(CFA_X, SP(4), OP_RSP, 0, LIT(16), LIT(2), DW_OP_shr,
+		   DW_OP_plus),
+		OK(CFA_X, SP(15), OP_RSP, 0, DW_OP_const1s, 0xf0,
+		   DW_OP_const1u, 60, DW_OP_shr, DW_OP_plus),
+		OK(CFA_X, SP(-4), OP_RSP, 0, DW_OP_const1s, 0xf0, LIT(2),
+		   DW_OP_shra, DW_OP_plus),
+		OK(CFA_X, SP(0), OP_RSP, 0, LIT(1), DW_OP_const1u, 64,
+		   DW_OP_shl, DW_OP_plus),
+		OK(CFA_X, SP(0), OP_RSP, 0, DW_OP_const1s, 0xff,
+		   DW_OP_const1u, 64, DW_OP_shr, DW_OP_plus),
+		OK(CFA_X, SP(-1), OP_RSP, 0, DW_OP_const1s, 0xff,
+		   DW_OP_const1u, 200, DW_OP_shra, DW_OP_plus),
+		OK(CFA_X, SP(-8), OP_RSP, 0, LIT(8), DW_OP_neg, DW_OP_plus),
+		OK(CFA_X, SP(-8), OP_RSP, 0, LIT(7), DW_OP_not, DW_OP_plus),
+		OK(CFA_X, SP(1), OP_RSP, 0, LIT(3), LIT(3), DW_OP_eq,
+		   DW_OP_plus),
+		OK(CFA_X, SP(0), OP_RSP, 0, LIT(3), LIT(4), DW_OP_eq,
+		   DW_OP_plus),
+		OK(CFA_X, SP(1), OP_RSP, 0, LIT(3), LIT(4), DW_OP_ne,
+		   DW_OP_plus),
+		/* Comparisons are signed */
+		OK(CFA_X, SP(1), OP_RSP, 0, DW_OP_const1s, 0xff, LIT(0),
+		   DW_OP_lt, DW_OP_plus),
+		OK(CFA_X, SP(0), OP_RSP, 0, DW_OP_const1s, 0xff, LIT(0),
+		   DW_OP_gt, DW_OP_plus),
+		OK(CFA_X, SP(1), OP_RSP, 0, LIT(4), LIT(4), DW_OP_le,
+		   DW_OP_plus),
+		OK(CFA_X, SP(0), OP_RSP, 0, LIT(5), LIT(4), DW_OP_le,
+		   DW_OP_plus),
+		OK(CFA_X, SP(1), OP_RSP, 0, LIT(5), LIT(4), DW_OP_gt,
+		   DW_OP_plus),
+		OK(CFA_X, SP(1), OP_RSP, 0, LIT(4), LIT(4), DW_OP_ge,
+		   DW_OP_plus),
+		OK(CFA_X, SP(0), OP_RSP, 0, LIT(3), LIT(4), DW_OP_ge,
+		   DW_OP_plus),
+		/* The RA column is the pc (F0 = 0x401000) */
+		OK(CFA_X, SP(0x1000 + 8), OP_RSP, 8, OP_RIP, 0,
+		   DW_OP_const2u, 0xff, 0xff, DW_OP_and, DW_OP_plus),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RIP, 0),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RIP, 0, DW_OP_deref),
+		/* Offsets: any s64 along the way, an s32 at the end */
+		OK(CFA_X, SP(S32_MAX), OP_RSP, 0xff, 0xff, 0xff, 0xff, 0x07),
+		OK(CFA_X, SP(S32_MIN), OP_RSP, 0x80, 0x80, 0x80, 0x80, 0x78),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0x80, 0x80, 0x80, 0x80, 0x08),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0xff, 0xff, 0xff, 0xff, 0x77),
+		OK(CFA_X, SP(8), OP_RSP, 0x88, 0x80, 0x80, 0x80, 0x10,
+		   DW_OP_consts, 0x80, 0x80, 0x80, 0x80, 0x10, DW_OP_minus),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0x80, 0x80, 0x80, 0x80, 0x08,
+		    DW_OP_deref),
+		OK(CFA_X, AT_SP(S32_MIN), OP_RSP, 0x80, 0x80, 0x80, 0x80, 0x78,
+		   DW_OP_deref),
+		BAD(RA_X, -EOPNOTSUPP, DW_OP_const4u, 0, 0, 0, 0x80,
+		    DW_OP_plus),
+		OK(RA_X, AT_CFA(S32_MAX), DW_OP_const4u, 0xff, 0xff, 0xff,
+		   0x7f, DW_OP_plus),
+		BAD(FP_VX, -EOPNOTSUPP, DW_OP_const4u, 1, 0, 0, 0x80,
+		    DW_OP_minus),
+		OK(FP_VX, CFA_PLUS(S32_MIN), DW_OP_const4u, 0, 0, 0, 0x80,
+		   DW_OP_minus),
+		/* nop anywhere */
+		OK(CFA_X, SP(8), DW_OP_nop, OP_RSP, 8, DW_OP_nop),
+	};
+
+	reset(8);
+	run_expr_cases(cases, ARRAY_SIZE(cases));
+}
+
+/* What fails, and how. */
+static void test_expr_errors(void)
+{
+	static const struct expr_case cases[] = {
+		/* Outside the subset */
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, DW_OP_skip, 0, 0),
+		BAD(CFA_X, -EOPNOTSUPP, DW_OP_skip, 0x02, 0x00, OP_RSP, 8,
+		    DW_OP_deref),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, LIT(0), DW_OP_bra, 0, 0),
+		BAD(CFA_X, -EOPNOTSUPP, DW_OP_call2, 0, 0),
+		BAD(CFA_X, -EOPNOTSUPP, DW_OP_call4, 0, 0, 0, 0),
+		BAD(CFA_X, -EOPNOTSUPP, DW_OP_reg0),
+		BAD(CFA_X, -EOPNOTSUPP, DW_OP_reg0 + 7),
+		BAD(CFA_X, -EOPNOTSUPP, DW_OP_regx, 7),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, DW_OP_deref_size, 8),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, DW_OP_pick, 0),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, LIT(1), LIT(2), DW_OP_rot),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, DW_OP_abs),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, LIT(1), DW_OP_div),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, LIT(1), DW_OP_mod),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, LIT(1), DW_OP_xderef),
+		BAD(CFA_X, -EOPNOTSUPP, DW_OP_fbreg, 8),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, DW_OP_piece, 8),
+		BAD(CFA_X, -EOPNOTSUPP, DW_OP_addr, 0, 0x10, 0x40, 0, 0, 0, 0,
+		    0),
+		BAD(FP_X, -EOPNOTSUPP, DW_OP_call_frame_cfa),
+		BAD(FP_VX, -EOPNOTSUPP, OP_RSP, 8, DW_OP_stack_value),
+		BAD(FP_VX, -EOPNOTSUPP, DW_OP_implicit_value, 1, 0),
+		BAD(FP_VX, -EOPNOTSUPP, DW_OP_entry_value, 1, DW_OP_reg0 + 6),
+		BAD(FP_VX, -EOPNOTSUPP, DW_OP_GNU_entry_value, 1,
+		    DW_OP_reg0 + 6),
+		BAD(CFA_X, -EOPNOTSUPP, 0x00),
+		BAD(CFA_X, -EOPNOTSUPP, 0x01),
+		BAD(CFA_X, -EOPNOTSUPP, 0xe0),
+		BAD(CFA_X, -EOPNOTSUPP, 0xff),
+		/* Results with no rule */
+		BAD(CFA_X, -EOPNOTSUPP, LIT(8)),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, DW_OP_deref, DW_OP_deref),
+		BAD(RA_X, -EOPNOTSUPP, LIT(8)),
+		BAD(RA_X, -EOPNOTSUPP, OP_RSP, 8, DW_OP_deref),
+		BAD(RA_X, -EOPNOTSUPP, DW_OP_deref),
+		BAD(RA_VX, -EOPNOTSUPP, OP_RIP, 1),
+		BAD(FP_VX, -EOPNOTSUPP, LIT(0)),
+		/* Loads of a constant, or of a load */
+		BAD(CFA_X, -EOPNOTSUPP, LIT(8), DW_OP_deref),
+		BAD(FP_VX, -EOPNOTSUPP, DW_OP_deref, DW_OP_deref),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, DW_OP_deref, DW_OP_deref,
+		    DW_OP_drop),
+		/* Stack overflow: a ninth value */
+		OK(CFA_X, SP(8), OP_RSP, 8, LIT(0), LIT(0), LIT(0), LIT(0),
+		   LIT(0), LIT(0), LIT(0), DW_OP_drop, DW_OP_drop, DW_OP_drop,
+		   DW_OP_drop, DW_OP_drop, DW_OP_drop, DW_OP_drop),
+		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 8, LIT(0), LIT(0), LIT(0),
+		    LIT(0), LIT(0), LIT(0), LIT(0), LIT(0)),
+		BAD(CFA_X, -EOPNOTSUPP, LIT(0), LIT(0), LIT(0), LIT(0),
+		    LIT(0), LIT(0), LIT(0), LIT(0), LIT(0)),
+		/* ... where the CFA is the first for the other two */
+		BAD(FP_X, -EOPNOTSUPP, LIT(0), LIT(0), LIT(0), LIT(0),
+		    LIT(0), LIT(0), LIT(0), LIT(0)),
+		BAD(FP_X, -EOPNOTSUPP, DW_OP_dup, DW_OP_dup, DW_OP_dup,
+		    DW_OP_dup, DW_OP_dup, DW_OP_dup, DW_OP_dup, DW_OP_dup),
+		BAD(FP_X, -EOPNOTSUPP, LIT(0), DW_OP_over, DW_OP_over,
+		    DW_OP_over, DW_OP_over, DW_OP_over, DW_OP_over,
+		    DW_OP_over),
+		/* Stack underflow */
+		BAD(CFA_X, -EINVAL, DW_OP_plus),
+		BAD(CFA_X, -EINVAL, LIT(8), DW_OP_plus),
+		BAD(CFA_X, -EINVAL, LIT(8), DW_OP_minus),
+		BAD(CFA_X, -EINVAL, LIT(8), DW_OP_and),
+		BAD(CFA_X, -EINVAL, LIT(8), DW_OP_ge),
+		BAD(CFA_X, -EINVAL, DW_OP_drop),
+		BAD(CFA_X, -EINVAL, DW_OP_dup),
+		BAD(CFA_X, -EINVAL, LIT(8), DW_OP_over),
+		BAD(CFA_X, -EINVAL, LIT(8), DW_OP_swap),
+		BAD(CFA_X, -EINVAL, DW_OP_deref),
+		BAD(CFA_X, -EINVAL, DW_OP_neg),
+		BAD(CFA_X, -EINVAL, DW_OP_not),
+		BAD(CFA_X, -EINVAL, DW_OP_plus_uconst, 8),
+		BAD(FP_X, -EINVAL, DW_OP_plus),
+		BAD(FP_X, -EINVAL, DW_OP_drop, DW_OP_drop),
+		BAD(FP_VX, -EINVAL, DW_OP_swap),
+		/* ... before an operator outside the subset */
+		BAD(CFA_X, -EINVAL, DW_OP_plus, DW_OP_skip, 0, 0),
+		/* An empty result */
+		BAD(CFA_X, -EINVAL),
+		BAD(CFA_X, -EINVAL, DW_OP_nop),
+		BAD(CFA_X, -EINVAL, OP_RSP, 8, DW_OP_drop),
+		BAD(FP_X, -EINVAL, DW_OP_drop),
+		BAD(FP_VX, -EINVAL, DW_OP_drop),
+		/* Truncated operands */
+		BAD(CFA_X, -EINVAL, OP_RSP),
+		BAD(CFA_X, -EINVAL, OP_RSP, 0x80),
+		BAD(CFA_X, -EINVAL, DW_OP_bregx),
+		BAD(CFA_X, -EINVAL, DW_OP_bregx, 7),
+		BAD(CFA_X, -EINVAL, DW_OP_bregx, 0x87),
+		BAD(CFA_X, -EINVAL, DW_OP_bregx, 7, 0x88),
+		BAD(CFA_X, -EINVAL, DW_OP_const1u),
+		BAD(CFA_X, -EINVAL, DW_OP_const1s),
+		BAD(CFA_X, -EINVAL, DW_OP_const2u, 1),
+		BAD(CFA_X, -EINVAL, DW_OP_const2s, 1),
+		BAD(CFA_X, -EINVAL, OP_RSP, 0, DW_OP_const4u, 1, 2),
+		BAD(CFA_X, -EINVAL, DW_OP_const4s, 1, 2, 3),
+		BAD(CFA_X, -EINVAL, DW_OP_const8u, 1, 2, 3, 4, 5, 6, 7),
+		BAD(CFA_X, -EINVAL, DW_OP_const8s),
+		BAD(CFA_X, -EINVAL, DW_OP_constu),
+		BAD(CFA_X, -EINVAL, DW_OP_constu, 0xff),
+		BAD(CFA_X, -EINVAL, DW_OP_consts, 0x80, 0x80),
+		BAD(FP_VX, -EINVAL, DW_OP_plus_uconst),
+		BAD(FP_VX, -EINVAL, DW_OP_plus_uconst, 0x90),
+		/* ... and a LEB128 longer than ten bytes */
+		BAD(CFA_X, -EINVAL, OP_RSP, 0x80, 0x80, 0x80, 0x80, 0x80,
+		    0x80, 0x80, 0x80, 0x80, 0x80, 0x00),
+		BAD(CFA_X, -EINVAL, DW_OP_constu, 0x80, 0x80, 0x80, 0x80, 0x80,
+		    0x80, 0x80, 0x80, 0x80, 0x80, 0x00),
+		OK(CFA_X, SP(8), OP_RSP, 0x88, 0x80, 0x80, 0x80, 0x80, 0x80,
+		   0x80, 0x80, 0x80, 0x00),
+	};
+
+	reset(8);
+	run_expr_cases(cases, ARRAY_SIZE(cases));
+}
+
+/* The bounds on operators and length, at cfi_expr_rule() itself. */
+static void test_expr_bounds(void)
+{
+	u8 expr[CFI_EXPR_MAX_OPS + 8];
+	struct unwind_user_rule rule;
+	unsigned int n;
+	u16 regno;
+	int ret;
+
+	/* breg7 8 and nops: CFI_EXPR_MAX_OPS operators, and one more */
+	expr[0] = OP_RSP;
+	expr[1] = 8;
+	for (n = 1; n <= CFI_EXPR_MAX_OPS + 1; n++) {
+		memset(expr + 2, DW_OP_nop, n - 1);
+		ret = cfi_expr_rule(DW_CFA_def_cfa_expression, expr, n + 1, F0,
+				    &regs64, &rule, &regno);
+		if (n <= CFI_EXPR_MAX_OPS)
+			CHECK(!ret && rule.type == UNWIND_USER_RULE_REG_OFF &&
+			      regno == 7 && rule.off == 8,
+			      "%u operators: %s", n, err_name(ret));
+		else
+			CHECK(ret == -EOPNOTSUPP, "%u operators: %s", n,
+			      err_name(ret));
+	}
+
+	/*
+	 * Through cfi.c the operator bound never stops an expression: it
+	 * reads 16 bytes at most, so 16 operators of one byte.
+	 */
+	static_assert(CFI_EXPR_MAX_OPS >= EH_FRAME_WINDOW_SIZE);
+	memset(expr, DW_OP_nop, sizeof(expr));
+	ret = cfi_expr_rule(DW_CFA_expression, expr, EH_FRAME_WINDOW_SIZE, F0,
+			    &regs64, &rule, &regno);
+	CHECK(!ret && rule.type == UNWIND_USER_RULE_CFA_OFF_DEREF && !rule.off,
+	      "16 nops: %s", err_name(ret));
+	ret = cfi_expr_rule(DW_CFA_def_cfa_expression, expr,
+			    EH_FRAME_WINDOW_SIZE, F0, &regs64, &rule, &regno);
+	CHECK(ret == -EINVAL, "16 nops for the CFA: %s", err_name(ret));
+
+	/* The register of a rule is a DWARF number, for cfi.c to map ... */
+	expr[0] = DW_OP_bregx;
+	expr[1] = 13;
+	expr[2] = 0x70;
+	ret = cfi_expr_rule(DW_CFA_val_expression, expr, 3, F0, &regs64, &rule,
+			    &regno);
+	CHECK(!ret && rule.type == UNWIND_USER_RULE_REG_OFF && !rule.reg &&
+	      !rule.regno && regno == 13 && rule.off == -16,
+	      "bregx: %s, regno %u", err_name(ret), regno);
+	/* ... and there is none for other rules. */
+	ret = cfi_expr_rule(DW_CFA_val_expression, expr, 0, F0, &regs64, &rule,
+			    &regno);
+	CHECK(!ret && rule.type == UNWIND_USER_RULE_CFA_OFF && !regno,
+	      "empty: %s, regno %u", err_name(ret), regno);
 }
 
 static void test_bad_opcodes(void)
@@ -907,7 +1614,7 @@ static void test_fde_encodings(void)
 		f.fde_enc = DW_EH_PE_udata8;	/* some bytes to read */
 		add_fde(&T, cie_off, &f);
 		EXPECT_INIT(0);
-		expect_at(__LINE__, F0, enc_bad[i].err, RETAIN, RETAIN, RETAIN);
+		EXPECT_ERR(F0, enc_bad[i].err);
 	}
 }
 
@@ -1043,7 +1750,7 @@ static void test_cie_versions(void)
 		one_fde(&c, insns, sizeof(insns), 0x100);
 		EXPECT_INIT(0);
 		if (v[i].err) {
-			expect_at(__LINE__, F0, v[i].err, RETAIN, RETAIN, RETAIN);
+			EXPECT_ERR(F0, v[i].err);
 			continue;
 		}
 		EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
@@ -1077,6 +1784,8 @@ static void test_augmentations(void)
 		{ "zPLR", DW_EH_PE_aligned, 8, 0, 0 },
 		{ "zPLR", DW_EH_PE_udata2, 0, 0, 0 },
 		{ "zRS", 0, 0, 0, 0 },
+		{ "zSR", 0, 0, 0, 0 },
+		{ "zPLRS", DW_EH_PE_udata2, 4, 0, 0 },
 		{ "zLR", 0, 4, 0, 0 },
 		{ "z", 0, 0, 0, 0 },
 		{ "", 0, 0, 0, 0 },
@@ -1092,6 +1801,7 @@ static void test_augmentations(void)
 	struct fde_opts f;
 	size_t cie_off;
 	unsigned int i;
+	bool signal;
 
 	for (i = 0; i < ARRAY_SIZE(a); i++) {
 		reset(8);
@@ -1111,11 +1821,14 @@ static void test_augmentations(void)
 		add_fde(&T, cie_off, &f);
 		EXPECT_INIT(0);
 		if (a[i].err) {
-			expect_at(__LINE__, F0, a[i].err, RETAIN, RETAIN, RETAIN);
+			EXPECT_ERR(F0, a[i].err);
 			continue;
 		}
-		EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
-		EXPECT(F0 + 1, SP(16), AT_CFA(-8), RETAIN);
+		/* 'S' marks a signal frame, and nothing else does. */
+		signal = strchr(a[i].aug, 'S');
+		expect_at(__LINE__, F0, 0, SP(8), AT_CFA(-8), RETAIN, signal);
+		expect_at(__LINE__, F0 + 1, 0, SP(16), AT_CFA(-8), RETAIN,
+			  signal);
 	}
 }
 
@@ -1166,7 +1879,8 @@ static void test_multiple_cies(void)
 	EXPECT_INIT(0);
 	for (i = 0; i < 8; i++) {
 		if (i & 1)
-			EXPECT(F0 + i * 0x100 + 0x80, SP(16), AT_CFA(-16), RETAIN);
+			EXPECT_SIGNAL(F0 + i * 0x100 + 0x80, SP(16),
+				      AT_CFA(-16), RETAIN);
 		else
 			EXPECT(F0 + i * 0x100 + 0x80, SP(8), AT_CFA(-8), RETAIN);
 	}
@@ -1539,6 +2253,371 @@ static void test_unsorted_table(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Walks: kernel/unwind/user.c (walk.c) over a fake stack */
+
+#define STK		0x7f0000UL	/* the stack */
+#define ALT		0x900000UL	/* a signal stack, above it */
+#define STK_WORDS	512
+
+static unsigned long stk[STK_WORDS], alt[STK_WORDS];
+static unsigned long looked_up[16];
+static unsigned int nr_looked_up;
+
+/* The registry: the section of the test, noting each pc looked up. */
+static int find_in_sec(unsigned long pc, struct unwind_user_frame *frame)
+{
+	if (nr_looked_up < ARRAY_SIZE(looked_up))
+		looked_up[nr_looked_up] = pc;
+	nr_looked_up++;
+	return eh_frame_find_frame(&S, R, pc, frame);
+}
+
+static void put_word(unsigned long addr, unsigned long val)
+{
+	if (addr >= STK && addr < STK + sizeof(stk))
+		stk[(addr - STK) / 8] = val;
+	else if (addr >= ALT && addr < ALT + sizeof(alt))
+		alt[(addr - ALT) / 8] = val;
+	else
+		abort();
+}
+
+/* After setup(): map the stacks, the first @alt_len bytes of the other. */
+static void map_stacks(size_t alt_len)
+{
+	fake_user_map(STK, stk, sizeof(stk));
+	fake_user_map(ALT, alt, alt_len);
+}
+
+static void clear_stacks(void)
+{
+	memset(stk, 0, sizeof(stk));
+	memset(alt, 0, sizeof(alt));
+	nr_looked_up = 0;
+}
+
+/* Run unwind_user(); compare what it found, and the pcs it looked up. */
+static void expect_walk(int line, const struct walk_state *start,
+			const unsigned long *want, unsigned int nr_want,
+			const unsigned long *want_pcs, unsigned int nr_pcs)
+{
+	unsigned long got[16];
+	unsigned int nr, i;
+
+	nr_looked_up = 0;
+	memset(got, 0, sizeof(got));
+	nr = walk_unwind(start, find_in_sec, got, ARRAY_SIZE(got));
+	if (nr != nr_want)
+		fail(line, "%u frames, want %u", nr, nr_want);
+	for (i = 0; i < nr && i < nr_want; i++) {
+		if (got[i] != want[i])
+			fail(line, "frame %u: %#lx, want %#lx", i, got[i],
+			     want[i]);
+	}
+	if (!want_pcs)
+		return;
+	if (nr_looked_up != nr_pcs)
+		fail(line, "%u lookups, want %u", nr_looked_up, nr_pcs);
+	for (i = 0; i < nr_looked_up && i < nr_pcs; i++) {
+		if (looked_up[i] != want_pcs[i])
+			fail(line, "lookup %u: %#lx, want %#lx", i,
+			     looked_up[i], want_pcs[i]);
+	}
+}
+
+#define EXPECT_WALK(start, want, pcs)					\
+	expect_walk(__LINE__, start, want, ARRAY_SIZE(want), pcs,	\
+		    ARRAY_SIZE(pcs))
+/* The same, whatever it looked up */
+#define EXPECT_WALK_TO(start, want)					\
+	expect_walk(__LINE__, start, want, ARRAY_SIZE(want), NULL, 0)
+
+/* The functions of the walks, and their FDEs. */
+#define FN_DRAP		F0			/* drap_insns */
+#define FN_CALLER	(F0 + 0x100)		/* push %rbp at +0 */
+#define FN_START	(F0 + 0x200)		/* the outermost: RA undefined */
+#define FN_R10		(F0 + 0x300)		/* CFA = *(r10 - 8) */
+#define FN_HANDLER	(F0 + 0x400)		/* a signal handler */
+#define FN_RESTORE	(F0 + 0x501)		/* __restore_rt, FDE at -1 */
+#define FN_A		(F0 + 0x600)		/* CFA = sp + 48 */
+#define FN_B		(F0 + 0x610)		/* right after A: sp + 8 */
+
+static const u8 caller_insns[] = {
+	DW_CFA_advance_loc | 1, DW_CFA_def_cfa_offset, 16, DW_CFA_offset | 6, 2,
+};
+
+static const u8 start_insns[] = { DW_CFA_undefined, 16 };
+static const u8 r10_insns[] = {
+	DW_CFA_def_cfa_expression, 3, OP_R10, 0x78, DW_OP_deref,
+};
+
+static const u8 a_insns[] = { DW_CFA_def_cfa_offset, 48 };
+static const u8 nothing_insns[] = { DW_CFA_nop };
+
+/* All of them, the signal trampoline with 'S' in its CIE or not. */
+static void build_walk_sec(bool signal)
+{
+	static const struct {
+		unsigned long pc, len;
+		const u8 *insns;
+		size_t insns_len;
+	} fns[] = {
+		{ FN_DRAP, 0x100, drap_insns, sizeof(drap_insns) },
+		{ FN_CALLER, 0x100, caller_insns, sizeof(caller_insns) },
+		{ FN_START, 0x40, start_insns, sizeof(start_insns) },
+		{ FN_R10, 0x40, r10_insns, sizeof(r10_insns) },
+		{ FN_HANDLER, 0x100, nothing_insns, sizeof(nothing_insns) },
+		{ FN_A, 0x10, a_insns, sizeof(a_insns) },
+		{ FN_B, 0x100, nothing_insns, sizeof(nothing_insns) },
+	};
+	struct cie_opts c = default_cie();
+	struct fde_opts f;
+	size_t cie_off;
+	unsigned int i;
+
+	reset(8);
+	cie_off = add_cie(&T, &c);
+	for (i = 0; i < ARRAY_SIZE(fns); i++) {
+		f = default_fde(fns[i].pc, fns[i].len, fns[i].insns,
+				fns[i].insns_len);
+		add_fde(&T, cie_off, &f);
+	}
+	c = restore_rt_cie(signal ? "zRS" : "zR");
+	cie_off = add_cie(&T, &c);
+	f = default_fde(FN_RESTORE - 1, 10, restore_rt_insns,
+			sizeof(restore_rt_insns));
+	add_fde(&T, cie_off, &f);
+	add_terminator(&T);
+}
+
+static unsigned long walk_r10;
+
+static int get_r10(unsigned int regno, unsigned long *val)
+{
+	if (regno != 10)
+		return -EINVAL;
+	*val = walk_r10;
+	return 0;
+}
+
+/* A realigned frame: its CFA is loaded from below the frame pointer. */
+static void test_walk_drap(void)
+{
+	/* In FN_DRAP after its prologue: sp realigned, rbp above it. */
+	const unsigned long sp = STK + 0x100, fp = STK + 0x140;
+	const unsigned long cfa = STK + 0x200, caller_fp = STK + 0x300;
+	const struct walk_state start = {
+		.ip = FN_DRAP + 0x20, .sp = sp, .fp = fp, .ws = 8,
+		.topmost = true,
+	};
+	const unsigned long want[] = {
+		FN_DRAP + 0x20, FN_CALLER + 0x11, FN_START + 0x9,
+	};
+	const unsigned long want_pcs[] = {
+		FN_DRAP + 0x20, FN_CALLER + 0x10, FN_START + 0x8,
+	};
+	struct walk_state st = start;
+
+	build_walk_sec(true);
+	EXPECT_INIT(0);
+	clear_stacks();
+	map_stacks(sizeof(alt));
+	put_word(fp - 8, cfa);			/* push %r10 */
+	put_word(fp, caller_fp);		/* push %rbp */
+	put_word(cfa - 8, FN_CALLER + 0x11);	/* the return address */
+	/* FN_CALLER: CFA = sp + 16, rbp at CFA - 16, RA at CFA - 8 */
+	put_word(cfa, 0);
+	put_word(cfa + 8, FN_START + 0x9);
+
+	EXPECT_WALK(&start, want, want_pcs);
+	/* Step by step: sp is the loaded CFA, rbp the one saved at rbp. */
+	CHECK(!walk_step(&st, find_in_sec) && st.ip == FN_CALLER + 0x11 &&
+	      st.sp == cfa && st.fp == caller_fp && !st.interrupted,
+	      "step: ip %#lx sp %#lx fp %#lx", st.ip, st.sp, st.fp);
+	CHECK(!walk_step(&st, find_in_sec) && st.sp == cfa + 16 && !st.fp,
+	      "step 2: sp %#lx fp %#lx", st.sp, st.fp);
+	CHECK(!walk_step(&st, find_in_sec) && st.done, "outermost");
+
+	/* The rbp slot unreadable: the walk stops at the realigned frame. */
+	{
+		const struct walk_state far = {
+			.ip = FN_DRAP + 0x20, .sp = sp, .fp = STK + 0x10000,
+			.ws = 8, .topmost = true,
+		};
+		const unsigned long one[] = { FN_DRAP + 0x20 };
+		const unsigned long one_pc[] = { FN_DRAP + 0x20 };
+
+		st = far;
+		EXPECT_WALK(&far, one, one_pc);
+		CHECK(walk_step(&st, find_in_sec) == -EINVAL && st.done,
+		      "fault: not done");
+	}
+
+	/* ... or further up, in a caller: the frames found so far stay. */
+	{
+		const unsigned long csp = STK + 0x80;
+		const struct walk_state from_caller = {
+			.ip = FN_CALLER + 0x20, .sp = csp, .fp = 0, .ws = 8,
+			.topmost = true,
+		};
+		const unsigned long two[] = {
+			FN_CALLER + 0x20, FN_DRAP + 0x30,
+		};
+
+		put_word(csp, STK + 0x10000);	/* rbp: past the stack */
+		put_word(csp + 8, FN_DRAP + 0x30);
+		EXPECT_WALK_TO(&from_caller, two);
+	}
+}
+
+/* The CFA in another register, which only pt_regs has. */
+static void test_walk_drap_reg(void)
+{
+	const unsigned long sp = STK + 0x100, cfa = STK + 0x200;
+	const struct walk_state start = {
+		.ip = FN_R10 + 4, .sp = sp, .fp = 0, .ws = 8,
+		.topmost = true, .get_reg = get_r10,
+	};
+	struct walk_state no_hook = start;
+	const unsigned long want[] = {
+		FN_R10 + 4, FN_CALLER + 0x11, FN_START + 0x9,
+	};
+	const unsigned long one[] = { FN_R10 + 4 };
+	const unsigned long two[] = { FN_CALLER + 0x20, FN_R10 + 0x10 };
+
+	build_walk_sec(true);
+	EXPECT_INIT(0);
+	clear_stacks();
+	map_stacks(sizeof(alt));
+	walk_r10 = STK + 0x180;
+	put_word(walk_r10 - 8, cfa);
+	put_word(cfa - 8, FN_CALLER + 0x11);
+	put_word(cfa + 8, FN_START + 0x9);
+	EXPECT_WALK_TO(&start, want);
+
+	/* An arch that cannot read it: the walk stops there. */
+	no_hook.get_reg = NULL;
+	EXPECT_WALK_TO(&no_hook, one);
+
+	/* Nor can anyone in a caller's frame. */
+	{
+		const struct walk_state caller = {
+			.ip = FN_CALLER + 0x20, .sp = STK + 0x80, .fp = 0,
+			.ws = 8, .topmost = true, .get_reg = get_r10,
+		};
+
+		put_word(STK + 0x88, FN_R10 + 0x10);
+		EXPECT_WALK_TO(&caller, two);
+	}
+}
+
+/*
+ * A signal handler on an alternate stack, above the interrupted one, and
+ * glibc's trampoline, whose frame is the ucontext.  The interrupted
+ * function is FN_B, at its first instruction: pc - 1 is in FN_A.
+ */
+static void setup_signal(bool signal, size_t alt_len)
+{
+	const unsigned long sp = ALT + 0x100, uc = sp + 8;
+	const unsigned long int_sp = STK + 0x100;
+
+	build_walk_sec(signal);
+	EXPECT_INIT(0);
+	clear_stacks();
+	map_stacks(alt_len);
+	put_word(sp, FN_RESTORE);		/* the handler's RA */
+	put_word(uc + 120, 0x1234);		/* rbp */
+	put_word(uc + 160, int_sp);		/* rsp */
+	put_word(uc + 168, FN_B);		/* rip */
+	/* FN_B's frame: its RA at the sp; FN_A's would be at sp + 40. */
+	put_word(int_sp, FN_START + 0x9);
+	put_word(int_sp + 40, FN_CALLER + 0x11);
+}
+
+static void test_walk_signal(void)
+{
+	const struct walk_state start = {
+		.ip = FN_HANDLER + 0x10, .sp = ALT + 0x100, .fp = 0, .ws = 8,
+		.topmost = true,
+	};
+	const unsigned long want[] = {
+		FN_HANDLER + 0x10, FN_RESTORE, FN_B, FN_START + 0x9,
+	};
+	/* The interrupted pc as it is, not minus one */
+	const unsigned long want_pcs[] = {
+		FN_HANDLER + 0x10, FN_RESTORE - 1, FN_B, FN_START + 0x8,
+	};
+	const unsigned long stopped[] = { FN_HANDLER + 0x10, FN_RESTORE };
+	struct walk_state st = start;
+	int ret;
+
+	setup_signal(true, sizeof(alt));
+	EXPECT_WALK(&start, want, want_pcs);
+	CHECK(!walk_step(&st, find_in_sec) && st.ip == FN_RESTORE &&
+	      !st.interrupted, "handler");
+	ret = walk_step(&st, find_in_sec);
+	CHECK(!ret && st.ip == FN_B && st.sp == STK + 0x100 &&
+	      st.fp == 0x1234 && st.interrupted,
+	      "signal frame: %s, ip %#lx sp %#lx fp %#lx", err_name(ret),
+	      st.ip, st.sp, st.fp);
+	CHECK(!walk_step(&st, find_in_sec) && st.ip == FN_START + 0x9 &&
+	      !st.interrupted, "interrupted frame");
+
+	/*
+	 * Without 'S' the same frame is an ordinary one, whose CFA may not
+	 * be below the sp: the walk stops at the trampoline.
+	 */
+	setup_signal(false, sizeof(alt));
+	EXPECT_WALK_TO(&start, stopped);
+
+	/* On the same stack (CFA above sp), it goes on, looking up pc - 1. */
+	{
+		const struct walk_state low = {
+			.ip = FN_HANDLER + 0x10, .sp = STK + 0x20, .fp = 0,
+			.ws = 8, .topmost = true,
+		};
+		/* FN_A's rule finds FN_CALLER, whose caller is FN_START */
+		const unsigned long wrong[] = {
+			FN_HANDLER + 0x10, FN_RESTORE, FN_B, FN_CALLER + 0x11,
+			FN_START + 0x9,
+		};
+		const unsigned long wrong_pcs[] = {
+			FN_HANDLER + 0x10, FN_RESTORE - 1, FN_B - 1,
+			FN_CALLER + 0x10, FN_START + 0x8,
+		};
+		const unsigned long right[] = {
+			FN_HANDLER + 0x10, FN_RESTORE, FN_B, FN_START + 0x9,
+		};
+		const unsigned long uc = STK + 0x28;
+		unsigned int i;
+
+		for (i = 0; i < 2; i++) {
+			setup_signal(i, sizeof(alt));
+			put_word(STK + 0x20, FN_RESTORE);
+			put_word(uc + 160, STK + 0x100);
+			put_word(uc + 168, FN_B);
+			put_word(STK + 0x100 + 48 + 8, FN_START + 0x9);
+			if (i)
+				EXPECT_WALK_TO(&low, right);
+			else
+				EXPECT_WALK(&low, wrong, wrong_pcs);
+		}
+	}
+
+	/* The ucontext cut short before rsp, then before rip: it stops. */
+	setup_signal(true, 0x100 + 8 + 160);
+	EXPECT_WALK_TO(&start, stopped);
+	st = start;
+	CHECK(!walk_step(&st, find_in_sec), "handler");
+	CHECK(walk_step(&st, find_in_sec) == -EINVAL && st.done,
+	      "rsp unreadable");
+	setup_signal(true, 0x100 + 8 + 168);
+	EXPECT_WALK_TO(&start, stopped);
+	setup_signal(true, 0x100 + 8 + 176);
+	EXPECT_WALK_TO(&start, want);
+}
+
+/* ------------------------------------------------------------------ */
 /* Faults and fuzzing */
 
 /* A section with a bit of everything, and the pcs to look up in it. */
@@ -1563,6 +2642,17 @@ static const u8 rich_insns[] = {
 static const unsigned long rich_pcs[] = {
 	F0, F0 + 1, F0 + 4, F0 + 0x44, F0 + 0x45, F0 + 0x145, F0 + 0x1ff,
 	F0 + 0x200, F0 + 0x300, F0 + 0x400, F0 - 1,
+	/* DRAP, a PLT entry on both sides of its push, a signal frame */
+	F0 + 0x511, F0 + 0x513, F0 + 0x61a, F0 + 0x61b, F0 + 0x700,
+};
+
+/* ld's FDE of .plt */
+static const u8 rich_plt_insns[] = {
+	DW_CFA_def_cfa_offset, 16,
+	DW_CFA_advance_loc | 6, DW_CFA_def_cfa_offset, 24,
+	DW_CFA_advance_loc | 10, DW_CFA_def_cfa_expression, 11,
+	OP_RSP, 8, OP_RIP, 0, LIT(15), DW_OP_and, LIT(11), DW_OP_ge, LIT(3),
+	DW_OP_shl, DW_OP_plus,
 };
 
 static void build_rich(void)
@@ -1589,6 +2679,18 @@ static void build_rich(void)
 	cie2 = add_cie(&T, &c);
 	f = default_fde(F0 + 0x300, 0x100, rich_insns, 12);
 	f.dwarf64 = true;
+	add_fde(&T, cie2, &f);
+
+	f = default_fde(F0 + 0x500, 0x100, drap_insns, sizeof(drap_insns));
+	add_fde(&T, cie2, &f);
+	f = default_fde(F0 + 0x600, 0x40, rich_plt_insns,
+			sizeof(rich_plt_insns));
+	f.aug_len = 4;
+	add_fde(&T, cie1, &f);
+	c = restore_rt_cie("zRS");
+	cie2 = add_cie(&T, &c);
+	f = default_fde(F0 + 0x700, 10, restore_rt_insns,
+			sizeof(restore_rt_insns));
 	add_fde(&T, cie2, &f);
 	add_terminator(&T);
 	build_hdr(&T, &(struct hdr_opts){
@@ -1629,8 +2731,6 @@ static void test_faults(void)
 	int ret;
 
 	build_rich();
-	hook.enabled = true;
-	hook.rule = AT_SP(8);
 	map_image(&T, TEST_EH_OFFSET + T.eh.len, -1);
 	CHECK(image_init() == 0, "init");
 	lookup_all(want);
@@ -1732,8 +2832,6 @@ static void test_fuzz(void)
 	size_t pos, len;
 
 	build_rich();
-	hook.enabled = true;
-	hook.rule = AT_SP(8);
 	map_image(&T, TEST_EH_OFFSET + T.eh.len, -1);
 	len = T.image_len;
 	if (len > sizeof(saved)) {
@@ -1799,7 +2897,16 @@ int main(void)
 		  test_remember_restore },
 		{ "untracked registers, nop, GNU_args_size, expressions skipped",
 		  test_untracked_and_misc },
-		{ "expressions go to the arch hook", test_expressions },
+		{ "expressions: which are read, when, how far", test_expressions },
+		{ "expressions: DRAP, through rbp and other registers", test_expr_drap },
+		{ "expressions: PLT entries, every pc, .plt and the second form",
+		  test_expr_plt },
+		{ "expressions: glibc's __restore_rt, 'S' or not", test_expr_signal },
+		{ "expressions: results, constants, stack and arithmetic operators",
+		  test_expr_ops },
+		{ "expressions: unknown operators, overflow, underflow, truncation",
+		  test_expr_errors },
+		{ "expressions: operator and length bounds", test_expr_bounds },
 		{ "unknown and foreign opcodes", test_bad_opcodes },
 		{ "evaluation errors and the instruction limit", test_eval_errors },
 		{ "advance overflow", test_advance_overflow },
@@ -1814,6 +2921,11 @@ int main(void)
 		{ "corrupt .eh_frame_hdr", test_bad_hdr },
 		{ "corrupt CIEs and FDEs", test_bad_records },
 		{ "unsorted or lying search table", test_unsorted_table },
+		{ "walk: a realigned (DRAP) frame, a fault in it", test_walk_drap },
+		{ "walk: a CFA in another register, topmost frame only",
+		  test_walk_drap_reg },
+		{ "walk: a signal frame, its interrupted pc, an alternate stack",
+		  test_walk_signal },
 		{ "a fault at every byte", test_faults },
 		{ "every byte corrupted", test_fuzz },
 	};

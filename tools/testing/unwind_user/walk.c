@@ -1,21 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One step of a user stack walk, for the fuzzer and the benchmark:
- * kernel/unwind/user.c compiled unchanged, with the shims of include/, and
- * its unwind_user_next_common() applied to the rules eh_frame_find_frame()
- * returns.  "User memory" is the fake address space of fake_user.c.
+ * A user stack walk, for the unit tests, the fuzzer and the benchmark:
+ * kernel/unwind/user.c compiled unchanged, with the shims of include/.  Its
+ * registry lookup is the caller's function; "user memory" is the fake
+ * address space of fake_user.c.
  */
 #include <errno.h>
+#include <linux/kernel.h>
+#include <linux/types.h>
 
 /* Compat tasks: 4-byte words on the stack. */
 #define CONFIG_COMPAT 1
+
+/*
+ * The registry of the real header (its stubs: no CONFIG_UNWIND_USER_EH_FRAME),
+ * then user.c's calls into it renamed to the functions below.
+ */
+#include <linux/unwind_user_registry.h>
+
+static bool walk_mm_has_tables(struct mm_struct *mm);
+static int walk_registry_find_frame(unsigned long pc, unsigned int ws,
+				    struct unwind_user_frame *frame);
+#define unwind_user_mm_has_tables	walk_mm_has_tables
+#define unwind_user_registry_find_frame	walk_registry_find_frame
 
 #include "../../../kernel/unwind/user.c"
 
 #include "walk.h"
 
 struct task_struct walk_task;
-static struct walk_state *walk_current;
+static const struct walk_state *walk_current;
+static walk_find_t walk_find;
+
+static bool walk_mm_has_tables(struct mm_struct *mm)
+{
+	return walk_find;
+}
+
+static int walk_registry_find_frame(unsigned long pc, unsigned int ws,
+				    struct unwind_user_frame *frame)
+{
+	if (!walk_find || ws != walk_current->ws)
+		return -ENOENT;
+	return walk_find(pc, frame);
+}
 
 int walk_get_reg(struct pt_regs *regs, unsigned int regno, unsigned long *val)
 {
@@ -24,25 +52,71 @@ int walk_get_reg(struct pt_regs *regs, unsigned int regno, unsigned long *val)
 	return walk_current->get_reg(regno, val);
 }
 
+static void walk_to_kernel(const struct walk_state *st,
+			   struct unwind_user_state *state)
+{
+	memset(state, 0, sizeof(*state));
+	state->ip = st->ip;
+	state->sp = st->sp;
+	state->fp = st->fp;
+	state->ws = st->ws;
+	state->topmost = st->topmost;
+	state->interrupted = st->interrupted;
+	state->done = st->done;
+}
+
+static void walk_from_kernel(struct walk_state *st,
+			     const struct unwind_user_state *state)
+{
+	st->ip = state->ip;
+	st->sp = state->sp;
+	st->fp = state->fp;
+	st->topmost = state->topmost;
+	st->interrupted = state->interrupted;
+	st->done = state->done;
+}
+
 int walk_next(struct walk_state *st, const struct unwind_user_frame *frame)
 {
-	struct unwind_user_state state = {
-		.ip = st->ip,
-		.sp = st->sp,
-		.fp = st->fp,
-		.ws = st->ws,
-		.topmost = st->topmost,
-	};
+	struct unwind_user_state state;
 	int ret;
 
 	walk_current = st;
+	walk_to_kernel(st, &state);
 	ret = unwind_user_next_common(&state, frame);
 	if (ret)
 		return ret;
-	st->ip = state.ip;
-	st->sp = state.sp;
-	st->fp = state.fp;
-	st->topmost = state.topmost;
-	st->done = state.done;
+	walk_from_kernel(st, &state);
 	return 0;
+}
+
+int walk_step(struct walk_state *st, walk_find_t find)
+{
+	struct unwind_user_state state;
+	int ret;
+
+	walk_current = st;
+	walk_find = find;
+	walk_to_kernel(st, &state);
+	state.available_types = UNWIND_USER_TYPE_CFI;
+	ret = unwind_user_next(&state);
+	walk_from_kernel(st, &state);
+	walk_find = NULL;
+	return ret;
+}
+
+unsigned int walk_unwind(const struct walk_state *st, walk_find_t find,
+			 unsigned long *entries, unsigned int max)
+{
+	struct unwind_stacktrace trace = { .entries = entries };
+
+	walk_current = st;
+	walk_find = find;
+	memset(&walk_task, 0, sizeof(walk_task));
+	walk_task.regs.ip = st->ip;
+	walk_task.regs.sp = st->sp;
+	walk_task.regs.bp = st->fp;
+	unwind_user(&trace, max);
+	walk_find = NULL;
+	return trace.nr;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One step of a user stack walk with the rules eh_frame_find_frame()
- * returns, by kernel/unwind/user.c's own unwind_user_next_common(), reading
- * "user memory" through copy_from_user().
+ * A user stack walk by kernel/unwind/user.c itself, reading "user memory"
+ * through copy_from_user(), with the frame rules the caller supplies (most
+ * often from eh_frame_find_frame()).
  */
 #ifndef _UNWIND_TEST_WALK_H
 #define _UNWIND_TEST_WALK_H
@@ -16,6 +16,8 @@ struct walk_state {
 	unsigned long	fp;
 	unsigned int	ws;		/* word size: 8, or 4 for compat */
 	bool		topmost;
+	/* ip is where a signal interrupted the frame, not a return address */
+	bool		interrupted;
 	bool		done;
 	/*
 	 * What unwind_user_get_reg() reads from pt_regs: registers other
@@ -26,10 +28,32 @@ struct walk_state {
 };
 
 /*
+ * The registry's lookup, for walk_step() and walk_unwind(): the rules of the
+ * frame at @pc (the kernel has already moved a return address back into its
+ * call), or an error as unwind_user_registry_find_frame() returns them.
+ */
+typedef int (*walk_find_t)(unsigned long pc, struct unwind_user_frame *frame);
+
+/*
  * Apply @frame to @state as the kernel does: 0 and the caller's ip, sp and
  * fp in @state (or done set, at the outermost frame), or -EINVAL and @state
  * unchanged.
  */
 int walk_next(struct walk_state *state, const struct unwind_user_frame *frame);
+
+/*
+ * One step of the kernel's walk (unwind_user_next(): the CFI type, with
+ * @find as the registry; no frame-pointer convention): 0 with @state moved
+ * to the caller, or an error with done set.
+ */
+int walk_step(struct walk_state *state, walk_find_t find);
+
+/*
+ * The kernel's unwind_user() from the registers ip, sp and fp of @state (the
+ * task's pt_regs), with @find as the registry: the number of entries it
+ * stored in @entries (at most @max).
+ */
+unsigned int walk_unwind(const struct walk_state *state, walk_find_t find,
+			 unsigned long *entries, unsigned int max);
 
 #endif

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Function symbols of an ELF file, read from its own symbol table: the
- * truth the tests compare callchains with, independent of any unwinder.
+ * Function symbols of an ELF file (ELF64 or ELF32), read from its own
+ * symbol table: the truth the tests compare callchains with, independent
+ * of any unwinder.
  */
 #ifndef UNWIND_USER_ELF_SYMS_H
 #define UNWIND_USER_ELF_SYMS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct elf_sym {
@@ -25,6 +27,7 @@ struct elf_syms {
 	unsigned int nr_loads;
 	/* First word of the .probe_offsets section, or -1 (see workload.c). */
 	int64_t probe_offset;
+	bool elf32;		/* an ELFCLASS32 file (-m32) */
 };
 
 int elf_syms_load(struct elf_syms *es, const char *path);

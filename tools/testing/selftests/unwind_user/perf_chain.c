@@ -54,6 +54,22 @@ int chain_attr_uprobe(struct perf_event_attr *attr, const char *path, uint64_t o
 	return 0;
 }
 
+int chain_attr_uretprobe(struct perf_event_attr *attr, const char *path, uint64_t offset)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/format/retprobe", "r");
+	int bit;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "config:%d", &bit) != 1 || bit < 0 || bit > 63)
+		bit = -1;
+	fclose(f);
+	if (bit < 0 || chain_attr_uprobe(attr, path, offset))
+		return -1;
+	attr->config |= 1ULL << bit;
+	return 0;
+}
+
 void chain_attr_cpu_clock(struct perf_event_attr *attr, uint64_t period_ns)
 {
 	memset(attr, 0, sizeof(*attr));
@@ -212,6 +228,15 @@ static int read_ring(void *ring, size_t data_size, unsigned char **buf, size_t *
 int chain_run(struct chain_capture *cap, struct perf_event_attr *attr,
 	      char *const argv[], bool inherit)
 {
+	return chain_run_extra(cap, attr, argv, inherit, NULL, 0, NULL);
+}
+
+int chain_run_extra(struct chain_capture *cap, struct perf_event_attr *attr,
+		    char *const argv[], bool inherit, struct perf_event_attr *extra,
+		    unsigned int nr_extra, uint64_t *counts)
+{
+	int extra_fds[MAX_RINGS];
+	unsigned int nr_open = 0;
 	size_t page = sysconf(_SC_PAGESIZE);
 	size_t ring_size = (RING_PAGES + 1) * page;
 	int go[2], status, fds[MAX_RINGS], nr = 0, ret = 0;
@@ -261,6 +286,19 @@ int chain_run(struct chain_capture *cap, struct perf_event_attr *attr,
 		}
 		nr++;
 	}
+	while (!ret && nr_open < nr_extra) {
+		if (nr_extra > MAX_RINGS) {
+			ret = -E2BIG;
+			break;
+		}
+		extra_fds[nr_open] = syscall(SYS_perf_event_open, &extra[nr_open], pid, -1, -1,
+					     PERF_FLAG_FD_CLOEXEC);
+		if (extra_fds[nr_open] < 0) {
+			ret = -errno;
+			break;
+		}
+		nr_open++;
+	}
 	if (ret || write(go[1], "g", 1) != 1)
 		kill(pid, SIGKILL);
 	close(go[1]);
@@ -268,6 +306,12 @@ int chain_run(struct chain_capture *cap, struct perf_event_attr *attr,
 		status = -1;
 	cap->exit_status = status;
 
+	for (unsigned int i = 0; i < nr_open; i++) {
+		if (read(extra_fds[i], &counts[i], sizeof(counts[i])) != sizeof(counts[i]) &&
+		    !ret)
+			ret = -EIO;
+		close(extra_fds[i]);
+	}
 	for (int i = 0; i < nr; i++) {
 		if (!ret)
 			ret = read_ring(rings[i], ring_size - page, &buf, &len);

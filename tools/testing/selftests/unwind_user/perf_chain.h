@@ -45,6 +45,8 @@ struct chain_capture {
 
 /* perf_event_attr for a uprobe at @offset of @path (uprobe PMU), or -1. */
 int chain_attr_uprobe(struct perf_event_attr *attr, const char *path, uint64_t offset);
+/* The same for a uretprobe there, the uprobe PMU's "retprobe" format bit set: 0, or -1. */
+int chain_attr_uretprobe(struct perf_event_attr *attr, const char *path, uint64_t offset);
 /* perf_event_attr for the cpu-clock software event, one sample per @period_ns. */
 void chain_attr_cpu_clock(struct perf_event_attr *attr, uint64_t period_ns);
 
@@ -54,6 +56,14 @@ void chain_attr_cpu_clock(struct perf_event_attr *attr, uint64_t period_ns);
  */
 int chain_run(struct chain_capture *cap, struct perf_event_attr *attr,
 	      char *const argv[], bool inherit);
+/*
+ * The same, with @nr_extra more events (@extra) attached to the program
+ * only (not to its children), for counting: their counts go to @counts.
+ * A uretprobe, say, whose presence changes the stack the samples see.
+ */
+int chain_run_extra(struct chain_capture *cap, struct perf_event_attr *attr,
+		    char *const argv[], bool inherit, struct perf_event_attr *extra,
+		    unsigned int nr_extra, uint64_t *counts);
 void chain_free(struct chain_capture *cap);
 
 /* The mapping of @pid (0: any) that holds @ip, or NULL. */

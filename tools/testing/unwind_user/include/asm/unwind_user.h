@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Test stand-in for an architecture's <asm/unwind_user.h>.
- *
- * Built with UNWIND_TEST_EXPR_HOOK (the unit tests), it routes
- * unwind_user_eh_frame_expr() to a test double that records its arguments.
- * Built without (the oracle), the generic fallback of kernel/unwind/cfi.h is
- * used, as on an architecture that translates no expressions.
+ * Test stand-in for an architecture's <asm/unwind_user.h>: what
+ * kernel/unwind/user.c needs of it (walk.c), for a 64-bit task.
  */
 #ifndef _UNWIND_TEST_ASM_UNWIND_USER_H
 #define _UNWIND_TEST_ASM_UNWIND_USER_H
@@ -13,7 +9,6 @@
 #include <linux/types.h>
 
 struct pt_regs;
-struct unwind_user_rule;
 
 /* For kernel/unwind/user.c (walk.c): a 64-bit task, registers in walk_task. */
 #define instruction_pointer(regs)	((regs)->ip)
@@ -33,12 +28,5 @@ static inline int unwind_user_word_size(struct pt_regs *regs)
 /* Other registers of the topmost frame come from the walk's own hook. */
 int walk_get_reg(struct pt_regs *regs, unsigned int regno, unsigned long *val);
 #define unwind_user_get_reg walk_get_reg
-
-#ifdef UNWIND_TEST_EXPR_HOOK
-int test_eh_frame_expr(u8 op, const u8 *expr, unsigned int len,
-		       unsigned long pc, unsigned int ptr_size,
-		       struct unwind_user_rule *rule);
-#define unwind_user_eh_frame_expr test_eh_frame_expr
-#endif
 
 #endif

@@ -42,5 +42,11 @@
 				   __x < __y ? __x : __y; })
 #define max_t(type, x, y)	({ type __x = (x); type __y = (y);	\
 				   __x > __y ? __x : __y; })
+#define swap(a, b)							\
+	do {								\
+		__typeof__(a) __tmp = (a);				\
+		(a) = (b);						\
+		(b) = __tmp;						\
+	} while (0)
 
 #endif

@@ -10,6 +10,12 @@
 
 #define PF_KTHREAD		0x00200000
 
+/* x86-64 with 4-level page tables, as kernel/unwind/user.c sees it. */
+#ifndef PAGE_SIZE
+#define PAGE_SIZE		4096UL
+#endif
+#define TASK_SIZE		((1UL << 47) - PAGE_SIZE)
+
 struct pt_regs {
 	unsigned long	ip;
 	unsigned long	sp;
