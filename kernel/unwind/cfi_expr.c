@@ -61,7 +61,8 @@ struct cfi_expr {
 	const struct eh_frame_regs *regs;
 };
 
-static int expr_uleb(struct cfi_expr *x, u64 *val)
+/* A LEB128 operand, sign-extended if @is_signed. */
+static int expr_leb128(struct cfi_expr *x, bool is_signed, u64 *val)
 {
 	unsigned int shift = 0;
 	u64 v = 0;
@@ -74,27 +75,20 @@ static int expr_uleb(struct cfi_expr *x, u64 *val)
 		v |= (u64)(b & 0x7f) << shift;
 		shift += 7;
 	} while (b & 0x80);
+	if (is_signed && shift < 64 && (b & 0x40))
+		v |= -((u64)1 << shift);
 	*val = v;
 	return 0;
 }
 
+static int expr_uleb(struct cfi_expr *x, u64 *val)
+{
+	return expr_leb128(x, false, val);
+}
+
 static int expr_sleb(struct cfi_expr *x, s64 *val)
 {
-	unsigned int shift = 0;
-	u64 v = 0;
-	u8 b;
-
-	do {
-		if (x->p >= x->end || shift >= 64)
-			return -EINVAL;
-		b = *x->p++;
-		v |= (u64)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (shift < 64 && (b & 0x40))
-		v |= -((u64)1 << shift);
-	*val = (s64)v;
-	return 0;
+	return expr_leb128(x, true, (u64 *)val);
 }
 
 /* A fixed-size little-endian operand of @size bytes, sign-extended if @sign. */
