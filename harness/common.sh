@@ -28,3 +28,11 @@ VNG_DIR=$CACHE/vng
 
 die() { echo "error: $*" >&2; exit 1; }
 log() { echo ">>> $*" >&2; }
+
+# One kernel build at a time on this machine, whichever checkout or cache it
+# is for: on 2 cores two builds only slow each other down.  Held until the
+# calling script exits.
+build_lock() {
+	exec 8>"${TMPDIR:-/tmp}/unwind-user-build.lock"
+	flock 8
+}

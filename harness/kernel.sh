@@ -8,6 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 mkdir -p "$KBUILD"
+build_lock
 export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=unwind KBUILD_BUILD_HOST=harness
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_BASEDIR=$SRC CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
