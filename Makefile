@@ -8,7 +8,7 @@ H := harness
 
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
 	sparse harness-selftest patches-import patches-export clean help \
-	unit fuzz bench bench-register audit realbin
+	unit fuzz bench bench-register bench-mm audit realbin check-debug
 
 all: kernel perf selftests
 
@@ -49,6 +49,11 @@ realbin: kernel perf selftests
 check:
 	@$(H)/check.sh
 
+# The kselftests, a stress test, the prctl fuzzer and allocation failures on
+# a kernel with KASAN, lockdep, kmemleak and fault injection.
+check-debug:
+	@$(H)/check-debug.sh
+
 # The unwinder's C in user space: unit + oracle tests, a long fuzz run
 # (FUZZ_SECONDS=600 by default), the unwinding benchmark.
 unit: tree
@@ -64,6 +69,10 @@ bench: tree
 # per registration, measured in the guest (BENCH_ARGS: pairs, registrations).
 bench-register: kernel perf selftests
 	@$(H)/vm.sh -t 600 $(CURDIR)/$(H)/bench-register-guest.sh $(BENCH_ARGS)
+
+# fork()+exit and mmap()+munmap() on Linux 7.2 with and without the series.
+bench-mm: kernel perf selftests
+	@$(H)/bench-mm.sh
 
 # The LD_AUDIT module that registers shared libraries' unwind tables
 # (tools/unwind_user/ld_audit); prints its path last.

@@ -18,7 +18,14 @@ OVERLAY_DIRS="arch block certs crypto Documentation drivers fs include init
 io_uring ipc kernel lib mm net rust samples security sound tools usr virt"
 
 SRC=$CACHE/src/linux
-KBUILD=$CACHE/build/x86_64
+# Kernels other than the series' own, each built and booted apart:
+#   KVARIANT=debug	make check-debug's: harness/x86_64-debug.config on top
+#   KVARIANT=plain	pristine Linux 7.2, same config, to compare against
+KVARIANT=${KVARIANT:-}
+KBUILD=$CACHE/build/x86_64${KVARIANT:+-$KVARIANT}
+KFRAGS=$HARNESS/x86_64.config
+[ -f "$HARNESS/x86_64-$KVARIANT.config" ] && KFRAGS="$KFRAGS $HARNESS/x86_64-$KVARIANT.config"
+[ "$KVARIANT" = plain ] && SRC=$CACHE/src/plain
 PERF_OUT=$CACHE/build/perf
 SELFTESTS_OUT=$CACHE/build/selftests
 USER_OUT=$CACHE/build/user
