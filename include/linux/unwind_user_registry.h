@@ -10,11 +10,31 @@
 #include <linux/maple_tree.h>
 #include <linux/mm_types.h>
 
-struct pid;
-struct pid_namespace;
 struct seq_file;
-struct task_struct;
 struct unwind_user_frame;
+
+/*
+ * An object's text and where its .eh_frame_hdr and .eh_frame are mapped.
+ * Ends are exclusive.  [eh_frame_start, eh_frame_end) is the memory that
+ * holds .eh_frame: the section, or for an ELF object the PT_LOAD segment
+ * that holds PT_GNU_EH_FRAME; no read of the table leaves it.
+ */
+struct unwind_user_eh_frame {
+	unsigned long	text_start;
+	unsigned long	text_end;
+	unsigned long	eh_frame_start;
+	unsigned long	eh_frame_end;
+	unsigned long	hdr_start;
+	unsigned long	hdr_end;
+	unsigned int	ptr_size;	/* 8, or 4 for a 32-bit object */
+};
+
+/*
+ * What the table lookups of one walk may spend together, in CFI instructions
+ * run.  A lookup runs at most 16384 of them and a walk has up to 510 frames;
+ * typical walks spend a few thousand.  Two lookups at the bound, no more.
+ */
+#define UNWIND_USER_TABLE_BUDGET	32768
 
 #ifdef CONFIG_UNWIND_USER_EH_FRAME
 
@@ -26,35 +46,26 @@ static inline bool unwind_user_mm_has_tables(struct mm_struct *mm)
 
 void unwind_user_mm_init(struct mm_struct *mm);
 int unwind_user_mm_dup(struct mm_struct *mm, struct mm_struct *oldmm);
-void unwind_user_mm_free(struct mm_struct *mm);
+void unwind_user_mm_exit(struct mm_struct *mm);
 void unwind_user_mm_unmap(struct mm_struct *mm, unsigned long start,
 			  unsigned long end);
-
-int unwind_user_add_eh_frame(struct mm_struct *mm,
-			     unsigned long text_start, unsigned long text_end,
-			     unsigned long hdr_start, unsigned long hdr_size,
-			     unsigned long data_end, unsigned int ptr_size);
-
-int unwind_user_register_eh_frame(struct mm_struct *mm,
-				  unsigned long text_start,
-				  unsigned long text_end,
-				  unsigned long hdr_start, unsigned long hdr_size,
-				  unsigned long data_start,
-				  unsigned long data_end, unsigned int ptr_size,
-				  unsigned int max,
-				  int (*check)(struct mm_struct *mm,
-					       unsigned long start,
-					       unsigned long end));
-int unwind_user_unregister(struct mm_struct *mm, unsigned long start,
-			   unsigned long end);
+void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
+			 unsigned long old_end, unsigned long new_start);
 void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm);
 
-int unwind_user_table_prctl(int option, const void __user *uarg,
-			    unsigned long usize);
-int proc_pid_unwind_tables(struct seq_file *m, struct pid_namespace *ns,
-			   struct pid *pid, struct task_struct *task);
+int unwind_user_add_eh_frame(struct mm_struct *mm,
+			     const struct unwind_user_eh_frame *desc);
+int unwind_user_add_eh_frame_locked(struct mm_struct *mm,
+				    const struct unwind_user_eh_frame *desc,
+				    const void *hdr_data);
+int unwind_user_remove(struct mm_struct *mm, unsigned int format,
+		       unsigned long start, unsigned long end);
+
+int unwind_user_eh_frame_prctl(int option, const void __user *uarg,
+			       unsigned long usize);
 
 int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
+				    unsigned int *budget,
 				    struct unwind_user_frame *frame);
 
 #else /* !CONFIG_UNWIND_USER_EH_FRAME */
@@ -66,13 +77,15 @@ static inline bool unwind_user_mm_has_tables(struct mm_struct *mm)
 
 static inline int unwind_user_registry_find_frame(unsigned long pc,
 						  unsigned int ws,
+						  unsigned int *budget,
 						  struct unwind_user_frame *frame)
 {
 	return -ENOENT;
 }
 
-static inline int unwind_user_table_prctl(int option, const void __user *uarg,
-					  unsigned long usize)
+static inline int unwind_user_eh_frame_prctl(int option,
+					     const void __user *uarg,
+					     unsigned long usize)
 {
 	return -EINVAL;
 }
@@ -84,18 +97,25 @@ static inline int unwind_user_mm_dup(struct mm_struct *mm,
 	return 0;
 }
 
-static inline void unwind_user_mm_free(struct mm_struct *mm) {}
+static inline void unwind_user_mm_exit(struct mm_struct *mm) {}
 static inline void unwind_user_mm_unmap(struct mm_struct *mm,
 					unsigned long start,
 					unsigned long end) {}
+static inline void unwind_user_mm_move(struct mm_struct *mm,
+				       unsigned long old_start,
+				       unsigned long old_end,
+				       unsigned long new_start) {}
 
 static inline int unwind_user_add_eh_frame(struct mm_struct *mm,
-					   unsigned long text_start,
-					   unsigned long text_end,
-					   unsigned long hdr_start,
-					   unsigned long hdr_size,
-					   unsigned long data_end,
-					   unsigned int ptr_size)
+					   const struct unwind_user_eh_frame *desc)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int
+unwind_user_add_eh_frame_locked(struct mm_struct *mm,
+				const struct unwind_user_eh_frame *desc,
+				const void *hdr_data)
 {
 	return -EOPNOTSUPP;
 }

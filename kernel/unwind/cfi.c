@@ -266,7 +266,7 @@ static int cfi_advance(struct cfi_state *st, u64 delta)
 	return cfi_move_to(st, loc);
 }
 
-/* Note where an expression is, for the arch hook to read if it is final. */
+/* Note where an expression is: it is read only if its row is final. */
 static int cfi_set_expr(struct cfi_state *st, struct cfi_rule *rule, u8 type,
 			const struct cfi_insn *insn)
 {
@@ -569,16 +569,18 @@ static noinline int cfi_map_frame(const struct cfi_map *m,
 
 /*
  * Run the CIE's initial instructions, then the FDE's, until the row for pc
- * is complete or the instructions run out.
+ * is complete or the instructions run out: at most @limit of them, and
+ * *@insns says how many ran.
  */
 static noinline int cfi_run(const struct eh_frame_section *sec,
 			    const struct eh_frame_regs *regs,
 			    const struct eh_frame_fde *fde, unsigned long pc,
+			    unsigned int limit, unsigned int *insns,
 			    struct cfi_row *row)
 {
 	struct cfi_state st;
 	bool in_fde = false;
-	int ret;
+	int ret = 0;
 
 	st.sec = sec;
 	st.cie = &fde->cie;
@@ -607,16 +609,23 @@ static noinline int cfi_run(const struct eh_frame_section *sec,
 					     fde->insns + fde->insns_len);
 			continue;
 		}
-		if (++st.insns > CFI_MAX_INSNS)
-			return -EOPNOTSUPP;
-		ret = cfi_step(&st);
-		if (ret == CFI_ROW_FOUND)
+		if (st.insns >= limit) {
+			ret = -EOPNOTSUPP;
 			break;
+		}
+		st.insns++;
+		ret = cfi_step(&st);
+		if (ret == CFI_ROW_FOUND) {
+			ret = 0;
+			break;
+		}
 		if (ret)
-			return ret;
+			break;
 	}
-	*row = st.row;
-	return 0;
+	*insns = st.insns;
+	if (!ret)
+		*row = st.row;
+	return ret;
 }
 
 /**
@@ -626,17 +635,21 @@ static noinline int cfi_run(const struct eh_frame_section *sec,
  * @fde: the decoded FDE, which covers @pc
  * @pc: the address the row is wanted for
  * @frame: filled in on success
+ * @budget: if not NULL, the instructions the walk may still run, less the
+ *	ones this evaluation ran on return
  *
  * Return: 0, -EFAULT, -EINVAL for corrupt instructions, or -EOPNOTSUPP for
- * something outside the supported subset (an expression the arch does not
- * translate, a bound exceeded, an RA column other than the arch's).
+ * something outside the supported subset (an expression this reader does not
+ * turn into a rule, a bound or the budget exceeded, an RA column other than
+ * the arch's).
  */
 int cfi_eval_frame(const struct eh_frame_section *sec,
 		   const struct eh_frame_regs *regs,
 		   const struct eh_frame_fde *fde, unsigned long pc,
-		   struct unwind_user_frame *frame)
+		   struct unwind_user_frame *frame, unsigned int *budget)
 {
 	struct cfi_map m = { .sec = sec, .regs = regs, .pc = pc };
+	unsigned int limit = CFI_MAX_INSNS, insns;
 	struct cfi_row row;
 	int ret;
 
@@ -647,7 +660,11 @@ int cfi_eval_frame(const struct eh_frame_section *sec,
 	 * Two steps, one after the other, so that the instruction state and
 	 * the expression reader never share the stack.
 	 */
-	ret = cfi_run(sec, regs, fde, pc, &row);
+	if (budget)
+		limit = min_t(unsigned int, limit, *budget);
+	ret = cfi_run(sec, regs, fde, pc, limit, &insns, &row);
+	if (budget)
+		*budget -= insns;
 	if (ret)
 		return ret;
 	ret = cfi_map_frame(&m, &row, frame);

@@ -13,6 +13,6 @@
 int cfi_eval_frame(const struct eh_frame_section *sec,
 		   const struct eh_frame_regs *regs,
 		   const struct eh_frame_fde *fde, unsigned long pc,
-		   struct unwind_user_frame *frame);
+		   struct unwind_user_frame *frame, unsigned int *budget);
 
 #endif /* _KERNEL_UNWIND_CFI_H */

@@ -53,9 +53,15 @@ int eh_frame_cursor_fill(struct eh_frame_cursor *cur)
 		return -EINVAL;
 
 	len = min_t(unsigned long, cur->end - cur->pos, EH_FRAME_WINDOW_SIZE);
-	left = copy_from_user(cur->win, (const void __user *)cur->pos, len);
-	if (left == len)
-		return -EFAULT;
+	if (cur->kdata) {
+		memcpy(cur->win, cur->kdata + (cur->pos - cur->kstart), len);
+		left = 0;
+	} else {
+		left = copy_from_user(cur->win, (const void __user *)cur->pos,
+				      len);
+		if (left == len)
+			return -EFAULT;
+	}
 
 	/* A partial copy is fine: a read past it refills and faults then. */
 	cur->win_start = cur->pos;
@@ -292,31 +298,36 @@ static int eh_frame_skip_pointer(struct eh_frame_cursor *cur, u8 enc,
 }
 
 int eh_frame_section_init(struct eh_frame_section *sec,
-			  unsigned long hdr_start, unsigned long hdr_size,
-			  unsigned long text_start, unsigned long text_end,
-			  unsigned long eh_frame_end, unsigned int ptr_size)
+			  const struct unwind_user_eh_frame *desc,
+			  const void *hdr_data)
 {
-	struct eh_frame_cursor cur;
 	unsigned long eh_frame_ptr, fde_count, entry_size, max_count;
 	u8 version, eh_frame_ptr_enc, fde_count_enc, table_enc;
+	unsigned int ptr_size = desc->ptr_size;
+	struct eh_frame_cursor cur;
 	int ret;
 
 	if (ptr_size != 4 && ptr_size != 8)
 		return -EINVAL;
 	if (ptr_size > sizeof(unsigned long))
 		return -EOPNOTSUPP;
-	if (text_start >= text_end || !hdr_size ||
-	    hdr_start + hdr_size < hdr_start)
+	if (desc->text_start >= desc->text_end ||
+	    desc->hdr_start >= desc->hdr_end ||
+	    desc->eh_frame_start >= desc->eh_frame_end)
 		return -EINVAL;
 
 	memset(sec, 0, sizeof(*sec));
-	sec->hdr_start = hdr_start;
-	sec->hdr_end = hdr_start + hdr_size;
-	sec->text_start = text_start;
-	sec->text_end = text_end;
+	sec->hdr_start = desc->hdr_start;
+	sec->hdr_end = desc->hdr_end;
+	sec->text_start = desc->text_start;
+	sec->text_end = desc->text_end;
 	sec->ptr_size = ptr_size;
 
 	eh_frame_cursor_init(&cur, sec->hdr_start, sec->hdr_end);
+	if (hdr_data) {
+		cur.kdata = hdr_data;
+		cur.kstart = sec->hdr_start;
+	}
 	ret = eh_frame_read_u8(&cur, &version);
 	if (!ret)
 		ret = eh_frame_read_u8(&cur, &eh_frame_ptr_enc);
@@ -329,14 +340,16 @@ int eh_frame_section_init(struct eh_frame_section *sec,
 	if (version != EH_FRAME_HDR_VERSION)
 		return -EINVAL;
 
-	ret = eh_frame_read_pointer(&cur, eh_frame_ptr_enc, ptr_size, hdr_start,
-				    &eh_frame_ptr);
+	ret = eh_frame_read_pointer(&cur, eh_frame_ptr_enc, ptr_size,
+				    sec->hdr_start, &eh_frame_ptr);
 	if (ret)
 		return ret;
-	if (eh_frame_ptr >= eh_frame_end)
+	/* .eh_frame starts inside the memory the caller says holds it. */
+	if (eh_frame_ptr < desc->eh_frame_start ||
+	    eh_frame_ptr >= desc->eh_frame_end)
 		return -EINVAL;
 	sec->eh_frame_start = eh_frame_ptr;
-	sec->eh_frame_end = eh_frame_end;
+	sec->eh_frame_end = desc->eh_frame_end;
 
 	/*
 	 * Without the search table the only way to find an FDE is a linear
@@ -374,6 +387,17 @@ int eh_frame_section_init(struct eh_frame_section *sec,
 	sec->table_enc = table_enc;
 	sec->table_entry_size = entry_size;
 	return 0;
+}
+
+void eh_frame_section_move(struct eh_frame_section *sec, unsigned long delta)
+{
+	sec->text_start += delta;
+	sec->text_end += delta;
+	sec->hdr_start += delta;
+	sec->hdr_end += delta;
+	sec->eh_frame_start += delta;
+	sec->eh_frame_end += delta;
+	sec->table += delta;
 }
 
 /* Read field @field (0: initial location, 1: FDE address) of entry @idx. */
@@ -713,6 +737,8 @@ eh_frame_find_fde(const struct eh_frame_section *sec, unsigned long pc,
  * @pc: the address to look up; for a caller's frame, an address inside the
  *	call instruction (return address - 1) unless the frame is a signal frame
  * @frame: filled in on success
+ * @budget: if not NULL, what the walk may still spend on CFI instructions;
+ *	less what this lookup ran on return
  *
  * A lookup is (a) a binary search of the .eh_frame_hdr table, (b) decoding
  * the FDE found and its CIE, and (c) running their instructions up to @pc.
@@ -722,7 +748,7 @@ eh_frame_find_fde(const struct eh_frame_section *sec, unsigned long pc,
  */
 int eh_frame_find_frame(const struct eh_frame_section *sec,
 			const struct eh_frame_regs *regs, unsigned long pc,
-			struct unwind_user_frame *frame)
+			struct unwind_user_frame *frame, unsigned int *budget)
 {
 	struct eh_frame_fde fde;
 	int ret;
@@ -740,5 +766,5 @@ int eh_frame_find_frame(const struct eh_frame_section *sec,
 	 */
 
 	/* (c) the rules of the row for pc */
-	return cfi_eval_frame(sec, regs, &fde, pc, frame);
+	return cfi_eval_frame(sec, regs, &fde, pc, frame, budget);
 }

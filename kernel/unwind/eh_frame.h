@@ -13,6 +13,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/types.h>
+#include <linux/unwind_user_registry.h>
 #include <linux/unwind_user_types.h>
 
 /*
@@ -45,13 +46,15 @@ struct eh_frame_section {
 };
 
 /*
- * eh_frame_section_init() reads and checks .eh_frame_hdr of an object mapped
- * at [hdr_start, hdr_start + hdr_size), whose code is [text_start, text_end)
- * and whose .eh_frame (which the header points to) lies in readable data
- * ending at eh_frame_end.  ptr_size is 8 for ELF64, 4 for ELF32.  It returns
- * 0, or an error after which the section must not be used: -EFAULT,
- * -EINVAL (corrupt header), -EOPNOTSUPP (no search table, or one we cannot
- * binary search).
+ * eh_frame_section_init() reads and checks the .eh_frame_hdr of the object
+ * @desc describes, from user memory, or from @hdr_data if not NULL (a kernel
+ * copy of the header).  The .eh_frame the header points to must start in
+ * [desc->eh_frame_start, desc->eh_frame_end).  It returns 0, or an error
+ * after which the section must not be used: -EFAULT, -EINVAL (corrupt
+ * header), -EOPNOTSUPP (no search table, or one we cannot binary search).
+ *
+ * eh_frame_section_move() follows the object to an address @delta bytes
+ * away (mremap()): every address in the section moves, none of the data.
  *
  * eh_frame_find_frame() finds the rules of the frame at @pc, expressed in
  * the registers of @regs.  It returns:
@@ -70,12 +73,12 @@ struct eh_frame_section {
  * may be shared.
  */
 int eh_frame_section_init(struct eh_frame_section *sec,
-			  unsigned long hdr_start, unsigned long hdr_size,
-			  unsigned long text_start, unsigned long text_end,
-			  unsigned long eh_frame_end, unsigned int ptr_size);
+			  const struct unwind_user_eh_frame *desc,
+			  const void *hdr_data);
+void eh_frame_section_move(struct eh_frame_section *sec, unsigned long delta);
 int eh_frame_find_frame(const struct eh_frame_section *sec,
 			const struct eh_frame_regs *regs, unsigned long pc,
-			struct unwind_user_frame *frame);
+			struct unwind_user_frame *frame, unsigned int *budget);
 
 /* Internal interface between eh_frame.c and cfi.c. */
 
@@ -83,7 +86,8 @@ int eh_frame_find_frame(const struct eh_frame_section *sec,
  * A read cursor over user memory.  Reads are served from a small window that
  * is refilled with copy_from_user(); they never go at or beyond @end.  The
  * window is small because it lives on the kernel stack during evaluation;
- * it must hold the largest fixed-size value (8 bytes).
+ * it must hold the largest fixed-size value (8 bytes).  A cursor over a
+ * kernel copy of user data (@kdata) refills from there instead.
  */
 #define EH_FRAME_WINDOW_SIZE	16
 
@@ -93,6 +97,8 @@ struct eh_frame_cursor {
 	unsigned long	win_start;	/* user address of win[0] */
 	unsigned int	win_len;	/* valid bytes in win[] */
 	u8		win[EH_FRAME_WINDOW_SIZE];
+	const u8	*kdata;		/* the bytes from kstart on, or NULL */
+	unsigned long	kstart;
 };
 
 static inline void eh_frame_cursor_init(struct eh_frame_cursor *cur,
@@ -102,6 +108,7 @@ static inline void eh_frame_cursor_init(struct eh_frame_cursor *cur,
 	cur->end = end;
 	cur->win_start = start;
 	cur->win_len = 0;
+	cur->kdata = NULL;
 }
 
 int eh_frame_cursor_fill(struct eh_frame_cursor *cur);

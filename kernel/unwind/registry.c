@@ -7,40 +7,64 @@
  * .eh_frame).  Entries live in a maple tree in the mm, keyed by the text
  * range, stored inclusive as [start, end - 1].
  *
- * Writers (exec, prctl, fork, munmap, mm teardown, a lookup that finds a
- * corrupt table) use the tree's own lock.  mm->unwind_user_nr counts the
- * entries for the per-mm cap; it may run ahead of the tree for a moment
- * while an insert is in flight, never behind it.  The unwinder reads under RCU and copies
- * the entry out before it reads the table, because those reads can fault and
- * sleep.  An entry removed meanwhile leaves the unwinder holding only user
- * addresses: at worst a read faults and the walk ends early.
+ * Writers hold the mmap lock for writing, which is also the tree's lock
+ * (MT_FLAGS_LOCK_EXTERN, as for the VMA tree).  So a registration is
+ * checked against the VMAs and inserted in one step that no munmap() can
+ * come between, and an entry is removed by exactly one writer.  The
+ * unwinder reads under RCU and copies the entry out before it reads the
+ * table, because those reads can fault and sleep.  An entry removed
+ * meanwhile leaves the unwinder holding only user addresses: at worst a read
+ * faults and that frame is unwound another way.
+ *
+ * Entries do not change once inserted: fork shares them with the child,
+ * which takes a reference on each, instead of copying them.
  */
-#include <linux/file.h>
+#include <linux/atomic.h>
+#include <linux/init.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <linux/printk.h>
+#include <linux/prctl.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/sysctl.h>
 #include <linux/unwind_user.h>
 #include <linux/unwind_user_registry.h>
 
 #include "eh_frame.h"
 
-enum unwind_user_entry_type {
-	UNWIND_USER_ENTRY_EH_FRAME,
-};
+/* Enough for the largest programs seen (a few hundred objects) and Wine. */
+static unsigned int unwind_tables_max = 4096;
 
-struct unwind_user_entry {
+/* What a lookup copies out of an entry. */
+struct unwind_user_table {
 	unsigned long			start;	/* text covered: [start, end) */
 	unsigned long			end;
-	enum unwind_user_entry_type	type;
+	u64				id;	/* unique, never reused */
+	unsigned int			format;	/* PR_EH_FRAME_FORMAT_* */
 	union {
 		struct eh_frame_section	eh_frame;
 	};
+};
+
+struct unwind_user_entry {
+	struct unwind_user_table	table;
+	refcount_t			ref;	/* one per mm that holds it */
 	struct rcu_head			rcu;
 };
+
+/*
+ * Stands in the tree for an entry whose erase could not get the node it
+ * needed: a store that replaces a range exactly needs none.  Lookups skip
+ * it; an insert or a later removal over its range gets rid of it.
+ */
+static struct unwind_user_entry registry_tombstone;
+
+static atomic64_t registry_next_id;
 
 /* The DWARF numbers of the registers the generic frame rules know. */
 static const struct eh_frame_regs eh_frame_regs = {
@@ -70,182 +94,306 @@ static const struct eh_frame_regs *registry_regs(unsigned int ws)
 	return NULL;
 }
 
+static bool entry_is_live(const struct unwind_user_entry *e)
+{
+	return e && e != &registry_tombstone;
+}
+
+static void entry_put(struct unwind_user_entry *e)
+{
+	if (refcount_dec_and_test(&e->ref))
+		kfree_rcu(e, rcu);
+}
+
 void unwind_user_mm_init(struct mm_struct *mm)
 {
-	mt_init_flags(&mm->unwind_user_mt, MT_FLAGS_USE_RCU);
-	atomic_set(&mm->unwind_user_nr, 0);
+	mt_init_flags(&mm->unwind_user_mt,
+		      MT_FLAGS_LOCK_EXTERN | MT_FLAGS_USE_RCU);
+	mt_set_external_lock(&mm->unwind_user_mt, &mm->mmap_lock);
+	mm->unwind_user_nr = 0;
 }
 
 /*
- * Insert @e, or free it.  An overlap with an existing entry is -EEXIST; an mm
- * that already holds @max entries gets -ENOSPC.
+ * Take the entry @mas points at out of @mm's tree.  Erasing may need a new
+ * node; without one, a tombstone takes the entry's place.  Either way the
+ * entry is gone for lookups once this returns.
  */
-static int registry_insert(struct mm_struct *mm, struct unwind_user_entry *e,
-			   unsigned int max)
+static void registry_erase(struct mm_struct *mm, struct ma_state *mas,
+			   struct unwind_user_entry *e)
+{
+	unsigned long first = mas->index, last = mas->last;
+
+	if (mas_store_gfp(mas, NULL, GFP_KERNEL_ACCOUNT) && entry_is_live(e)) {
+		mas_set_range(mas, first, last);
+		WARN_ON_ONCE(mas_store_gfp(mas, &registry_tombstone,
+					   GFP_KERNEL_ACCOUNT));
+	}
+	if (entry_is_live(e)) {
+		mm->unwind_user_nr--;
+		entry_put(e);
+	}
+}
+
+/* Remove everything in @mm's tree that intersects [start, end). */
+static void registry_erase_range(struct mm_struct *mm, unsigned long start,
+				 unsigned long end)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, start, start);
+	struct unwind_user_entry *e;
+	unsigned long addr = start;
+
+	/* Each pass removes an entry or moves past a tombstone: it ends. */
+	while (addr < end) {
+		mas_set(&mas, addr);
+		e = mas_find(&mas, end - 1);
+		if (!e)
+			break;
+		addr = mas.last + 1;
+		registry_erase(mm, &mas, e);
+		if (!addr)
+			break;
+	}
+}
+
+/*
+ * Is [start, end) mapped without holes, with all of @flags?  -ENOMEM for a
+ * hole, as mprotect() and madvise() say it, -EACCES for a mapping that lacks
+ * a flag.  The caller holds the mmap lock.
+ */
+static int range_check(struct mm_struct *mm, unsigned long start,
+		       unsigned long end, vm_flags_t flags)
+{
+	VMA_ITERATOR(vmi, mm, start);
+	struct vm_area_struct *vma;
+	unsigned long addr = start;
+
+	for_each_vma_range(vmi, vma, end) {
+		if (vma->vm_start > addr)
+			return -ENOMEM;
+		if ((vma->vm_flags & flags) != flags)
+			return -EACCES;
+		addr = vma->vm_end;
+		if (addr >= end)
+			return 0;
+	}
+	return -ENOMEM;
+}
+
+/* The text must be executable, the tables readable. */
+static int eh_frame_check_ranges(struct mm_struct *mm,
+				 unsigned long text_start, unsigned long text_end,
+				 unsigned long hdr_start, unsigned long hdr_end,
+				 unsigned long eh_frame_start,
+				 unsigned long eh_frame_end)
 {
 	int ret;
 
-	if (atomic_inc_return(&mm->unwind_user_nr) > max) {
-		ret = -ENOSPC;
-	} else {
-		ret = mtree_insert_range(&mm->unwind_user_mt, e->start,
-					 e->end - 1, e, GFP_KERNEL_ACCOUNT);
-	}
-	if (ret) {
-		atomic_dec(&mm->unwind_user_nr);
-		kfree(e);
-	}
+	ret = range_check(mm, text_start, text_end, VM_EXEC);
+	if (!ret)
+		ret = range_check(mm, hdr_start, hdr_end, VM_READ);
+	if (!ret)
+		ret = range_check(mm, eh_frame_start, eh_frame_end, VM_READ);
 	return ret;
 }
 
-/* Allocate an entry for @text_start..@text_end and read its header. */
+/*
+ * The one way into the tree, for exec, the vDSO and user space alike: the
+ * caller holds the mmap lock for writing, so that what was checked here is
+ * still true when the entry goes in, and no munmap() can miss it.
+ */
+static int registry_add_locked(struct mm_struct *mm,
+			       struct unwind_user_entry *e)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, e->table.start, e->table.start);
+	unsigned long last = e->table.end - 1, addr = e->table.start;
+	const struct eh_frame_section *sec = &e->table.eh_frame;
+	struct unwind_user_entry *old;
+	int ret;
+
+	mmap_assert_write_locked(mm);
+
+	/* .eh_frame is read from where the header says it starts. */
+	ret = eh_frame_check_ranges(mm, sec->text_start, sec->text_end,
+				    sec->hdr_start, sec->hdr_end,
+				    sec->eh_frame_start, sec->eh_frame_end);
+	if (ret)
+		return ret;
+	if (mm->unwind_user_nr >= READ_ONCE(unwind_tables_max))
+		return -ENOSPC;
+
+	/* Tombstones in the way are overwritten; live entries are not. */
+	while (addr <= last) {
+		mas_set(&mas, addr);
+		old = mas_find(&mas, last);
+		if (!old)
+			break;
+		if (entry_is_live(old))
+			return -EEXIST;
+		addr = mas.last + 1;
+		if (!addr)
+			break;
+	}
+
+	mas_set_range(&mas, e->table.start, last);
+	ret = mas_store_gfp(&mas, e, GFP_KERNEL_ACCOUNT);
+	if (ret)
+		return ret;
+	mm->unwind_user_nr++;
+	return 0;
+}
+
+static int eh_frame_desc_valid(const struct unwind_user_eh_frame *desc)
+{
+	if (desc->text_start >= desc->text_end ||
+	    desc->hdr_start >= desc->hdr_end ||
+	    desc->eh_frame_start >= desc->eh_frame_end)
+		return -EINVAL;
+	if (desc->ptr_size != 4 && desc->ptr_size != sizeof(long))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * A new entry for @desc, its header read and checked: from @hdr_data, a
+ * kernel copy of it, or else from user memory.
+ */
 static struct unwind_user_entry *
-eh_frame_entry(unsigned long text_start, unsigned long text_end,
-	       unsigned long hdr_start, unsigned long hdr_size,
-	       unsigned long data_end, unsigned int ptr_size)
+eh_frame_entry_create(const struct unwind_user_eh_frame *desc,
+		      const void *hdr_data)
 {
 	struct unwind_user_entry *e;
 	int ret;
 
-	if (text_start >= text_end)
-		return ERR_PTR(-EINVAL);
+	ret = eh_frame_desc_valid(desc);
+	if (ret)
+		return ERR_PTR(ret);
 
 	e = kzalloc_obj(*e, GFP_KERNEL_ACCOUNT);
 	if (!e)
 		return ERR_PTR(-ENOMEM);
 
-	ret = eh_frame_section_init(&e->eh_frame, hdr_start, hdr_size,
-				    text_start, text_end, data_end, ptr_size);
+	ret = eh_frame_section_init(&e->table.eh_frame, desc, hdr_data);
 	if (ret) {
 		kfree(e);
-		return ERR_PTR(ret);
+		/* The arguments were valid: what is wrong is the header. */
+		return ERR_PTR(ret == -EINVAL ? -ENOEXEC : ret);
 	}
-	e->type = UNWIND_USER_ENTRY_EH_FRAME;
-	e->start = text_start;
-	e->end = text_end;
+	e->table.start = desc->text_start;
+	e->table.end = desc->text_end;
+	e->table.format = PR_EH_FRAME_FORMAT_EH_FRAME_HDR;
+	e->table.id = atomic64_inc_return(&registry_next_id);
+	refcount_set(&e->ref, 1);
 	return e;
 }
 
 /**
- * unwind_user_add_eh_frame - register the .eh_frame of a mapped object
- * @mm:		the mm the object is mapped in (current's)
- * @text_start:	start of the object's text
- * @text_end:	end of the object's text (exclusive)
- * @hdr_start:	user address of its .eh_frame_hdr
- * @hdr_size:	size of the .eh_frame_hdr
- * @data_end:	end of the mapped data that holds .eh_frame (reads stop there)
- * @ptr_size:	the object's address size: 8 (ELF64) or 4 (ELF32)
+ * unwind_user_add_eh_frame_locked - register an object the kernel mapped
+ * @mm:		the mm it is mapped in, its mmap lock held for writing
+ * @desc:	the object's text and tables
+ * @hdr_data:	a kernel copy of its .eh_frame_hdr
  *
- * For exec and the vDSO, which map the object themselves; user space goes
- * through unwind_user_register_eh_frame().  Reads and checks the header now,
- * so that a bad one is refused here and not found at every sample.  Must run
- * in a context that may fault.
+ * For objects whose header the kernel has at hand while it maps them (the
+ * vDSO): nothing is read from user memory, which the mmap lock forbids.
  *
- * Return: 0, -EEXIST when the range overlaps a registered one, -ENOMEM, or
- * the error eh_frame_section_init() found in the header.
+ * Return: as unwind_user_add_eh_frame().
  */
-int unwind_user_add_eh_frame(struct mm_struct *mm,
-			     unsigned long text_start, unsigned long text_end,
-			     unsigned long hdr_start, unsigned long hdr_size,
-			     unsigned long data_end, unsigned int ptr_size)
-{
-	struct unwind_user_entry *e;
-
-	e = eh_frame_entry(text_start, text_end, hdr_start, hdr_size, data_end,
-			   ptr_size);
-	if (IS_ERR(e))
-		return PTR_ERR(e);
-	return registry_insert(mm, e, UINT_MAX);
-}
-
-/**
- * unwind_user_register_eh_frame - register an .eh_frame for user space
- * @mm:		current's mm
- * @text_start:	start of the text the table describes
- * @text_end:	its end (exclusive)
- * @hdr_start:	user address of the .eh_frame_hdr
- * @hdr_size:	its size
- * @data_start:	start of the readable mapping around the header
- * @data_end:	its end: .eh_frame must lie in [@data_start, @data_end)
- * @ptr_size:	the caller's address size
- * @max:	the most entries @mm may hold
- * @check:	called with the mmap lock held for reading, to check again
- *		that the text is still mapped: an unmap that ran before this
- *		insert could not have dropped it
- *
- * The header is read before the mmap lock is taken (the reads may fault);
- * the insert happens under it, so that a concurrent munmap() either removes
- * the text first, and @check fails, or waits and then drops the new entry.
- *
- * Return: 0; -EINTR; -ENOMEM; -ENOSPC when @mm holds @max entries; -EEXIST
- * on overlap; what @check returns; -ENOEXEC for a malformed header;
- * -EOPNOTSUPP for a header without a usable search table; -EFAULT when
- * reading it faulted.
- */
-int unwind_user_register_eh_frame(struct mm_struct *mm,
-				  unsigned long text_start,
-				  unsigned long text_end,
-				  unsigned long hdr_start, unsigned long hdr_size,
-				  unsigned long data_start,
-				  unsigned long data_end, unsigned int ptr_size,
-				  unsigned int max,
-				  int (*check)(struct mm_struct *mm,
-					       unsigned long start,
-					       unsigned long end))
+int unwind_user_add_eh_frame_locked(struct mm_struct *mm,
+				    const struct unwind_user_eh_frame *desc,
+				    const void *hdr_data)
 {
 	struct unwind_user_entry *e;
 	int ret;
 
-	e = eh_frame_entry(text_start, text_end, hdr_start, hdr_size, data_end,
-			   ptr_size);
-	if (IS_ERR(e)) {
-		ret = PTR_ERR(e);
-		return ret == -EINVAL ? -ENOEXEC : ret;
-	}
-	/* The reader bounds .eh_frame above; bound it below too. */
-	if (e->eh_frame.eh_frame_start < data_start) {
-		kfree(e);
-		return -ENOEXEC;
-	}
-
-	if (mmap_read_lock_killable(mm)) {
-		kfree(e);
-		return -EINTR;
-	}
-	ret = check(mm, text_start, text_end);
+	e = eh_frame_entry_create(desc, hdr_data);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+	ret = registry_add_locked(mm, e);
 	if (ret)
 		kfree(e);
-	else
-		ret = registry_insert(mm, e, max);
-	mmap_read_unlock(mm);
 	return ret;
 }
 
 /**
- * unwind_user_unregister - remove the entry for exactly [@start, @end)
+ * unwind_user_add_eh_frame - register the .eh_frame of a mapped object
  * @mm:		current's mm
+ * @desc:	the object's text and tables
+ *
+ * For exec and for user space.  The header is read and checked once, here,
+ * so that a bad one is refused now and not found at every sample.  The
+ * ranges are checked before it is read, and what the entry reads again when
+ * it goes in.  Must run in a context that may fault, without the mmap lock.
+ *
+ * Return: 0; -EINVAL for an invalid @desc; -EINTR; -ENOMEM when a range is
+ * not mapped (or memory is short); -EACCES when the text is not executable
+ * or a table not readable; -EFAULT when reading the header faulted;
+ * -ENOEXEC for a malformed header; -EOPNOTSUPP for a header without a
+ * usable search table; -ENOSPC when @mm holds kernel.unwind_tables_max
+ * entries; -EEXIST when the text overlaps a registered range.
+ */
+int unwind_user_add_eh_frame(struct mm_struct *mm,
+			     const struct unwind_user_eh_frame *desc)
+{
+	struct unwind_user_entry *e;
+	int ret;
+
+	ret = eh_frame_desc_valid(desc);
+	if (ret)
+		return ret;
+
+	/*
+	 * The ranges as given: an unmapped header is -ENOMEM like any range,
+	 * not a fault when it is read.
+	 */
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	ret = eh_frame_check_ranges(mm, desc->text_start, desc->text_end,
+				    desc->hdr_start, desc->hdr_end,
+				    desc->eh_frame_start, desc->eh_frame_end);
+	mmap_read_unlock(mm);
+	if (ret)
+		return ret;
+
+	e = eh_frame_entry_create(desc, NULL);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+
+	if (mmap_write_lock_killable(mm)) {
+		kfree(e);
+		return -EINTR;
+	}
+	ret = registry_add_locked(mm, e);
+	mmap_write_unlock(mm);
+	if (ret)
+		kfree(e);
+	return ret;
+}
+
+/**
+ * unwind_user_remove - remove the registration of exactly [@start, @end)
+ * @mm:		current's mm
+ * @format:	the format it was registered with (PR_EH_FRAME_FORMAT_*)
  * @start:	start of the text it covers
  * @end:	its end (exclusive)
  *
- * Return: 0, or -ENOENT when no entry covers exactly that range.
+ * Return: 0; -EINTR; -ENOENT when no registration of that format covers
+ * exactly that range.
  */
-int unwind_user_unregister(struct mm_struct *mm, unsigned long start,
-			   unsigned long end)
+int unwind_user_remove(struct mm_struct *mm, unsigned int format,
+		       unsigned long start, unsigned long end)
 {
 	MA_STATE(mas, &mm->unwind_user_mt, start, start);
 	struct unwind_user_entry *e;
 	int ret = -ENOENT;
 
-	mas_lock(&mas);
+	if (mmap_write_lock_killable(mm))
+		return -EINTR;
 	e = mas_walk(&mas);
-	if (e && e->start == start && e->end == end) {
-		mas_erase(&mas);
-		atomic_dec(&mm->unwind_user_nr);
+	if (entry_is_live(e) && e->table.start == start &&
+	    e->table.end == end && e->table.format == format) {
+		registry_erase(mm, &mas, e);
 		ret = 0;
 	}
-	mas_unlock(&mas);
-	if (!ret)
-		kfree_rcu(e, rcu);
+	mmap_write_unlock(mm);
 	return ret;
 }
 
@@ -253,135 +401,181 @@ int unwind_user_unregister(struct mm_struct *mm, unsigned long start,
 void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm)
 {
 	MA_STATE(mas, &mm->unwind_user_mt, 0, 0);
+	const struct eh_frame_section *sec;
 	struct unwind_user_entry *e;
 
 	rcu_read_lock();
 	mas_for_each(&mas, e, ULONG_MAX) {
-		switch (e->type) {
-		case UNWIND_USER_ENTRY_EH_FRAME:
-			seq_printf(m, "%lx-%lx eh_frame_hdr %lx %lu\n",
-				   e->start, e->end, e->eh_frame.hdr_start,
-				   e->eh_frame.hdr_end - e->eh_frame.hdr_start);
-			break;
-		}
+		if (!entry_is_live(e))
+			continue;
+		sec = &e->table.eh_frame;
+		seq_printf(m, "%lx-%lx eh_frame_hdr %lx %lu eh_frame %lx %lu\n",
+			   e->table.start, e->table.end, sec->hdr_start,
+			   sec->hdr_end - sec->hdr_start, sec->eh_frame_start,
+			   sec->eh_frame_end - sec->eh_frame_start);
 	}
 	rcu_read_unlock();
 }
 
-/*
- * Copy @oldmm's registry into the new @mm at fork.  On failure the entries
- * copied so far stay in @mm and go with it in unwind_user_mm_free().
+/**
+ * unwind_user_mm_dup - give a child at fork what its parent has registered
+ * @mm:		the child's new mm
+ * @oldmm:	the parent's
+ *
+ * dup_mmap() calls this with both mmap locks held for writing, before it
+ * copies the VMAs; text it does not copy (VM_DONTCOPY) is then dropped as if
+ * unmapped.  The entries are shared, one reference each.
+ *
+ * Return: 0 or -ENOMEM, and then @mm holds nothing.
  */
 int unwind_user_mm_dup(struct mm_struct *mm, struct mm_struct *oldmm)
 {
-	struct unwind_user_entry *e, *copy, tmp;
-	unsigned long index = 0;
+	MA_STATE(mas, &mm->unwind_user_mt, 0, 0);
+	struct unwind_user_entry *e;
 	int ret;
 
-	/*
-	 * One entry at a time: copy it out under RCU, then allocate, which
-	 * may sleep.  mt_find() moves @index past each entry, so this ends.
-	 */
-	for (;;) {
-		rcu_read_lock();
-		e = mt_find(&oldmm->unwind_user_mt, &index, ULONG_MAX);
-		if (e)
-			tmp = *e;
-		rcu_read_unlock();
-		if (!e)
-			return 0;
+	mmap_assert_write_locked(oldmm);
+	mmap_assert_write_locked(mm);
 
-		copy = kmemdup(&tmp, sizeof(tmp), GFP_KERNEL_ACCOUNT);
-		if (!copy)
-			return -ENOMEM;
-		ret = registry_insert(mm, copy, UINT_MAX);
-		if (ret)
-			return ret;
-		if (!index)	/* the entry ended at ULONG_MAX */
-			return 0;
+	if (mtree_empty(&oldmm->unwind_user_mt))
+		return 0;
+	ret = __mt_dup(&oldmm->unwind_user_mt, &mm->unwind_user_mt,
+		       GFP_KERNEL_ACCOUNT);
+	if (ret)
+		return ret;
+	mas_for_each(&mas, e, ULONG_MAX) {
+		if (entry_is_live(e))
+			refcount_inc(&e->ref);
 	}
+	mm->unwind_user_nr = oldmm->unwind_user_nr;
+	return 0;
 }
 
-/* The mm is gone: nobody can look anything up any more. */
-void unwind_user_mm_free(struct mm_struct *mm)
+/*
+ * The address space is being torn down (exit_mmap(), mmap lock held for
+ * writing): nobody looks anything up in @mm any more.
+ */
+void unwind_user_mm_exit(struct mm_struct *mm)
 {
 	MA_STATE(mas, &mm->unwind_user_mt, 0, 0);
 	struct unwind_user_entry *e;
 
-	mas_lock(&mas);
-	mas_for_each(&mas, e, ULONG_MAX)
-		kfree(e);
-	mas_unlock(&mas);
-	mtree_destroy(&mm->unwind_user_mt);
+	mmap_assert_write_locked(mm);
+	mas_for_each(&mas, e, ULONG_MAX) {
+		if (entry_is_live(e))
+			entry_put(e);
+	}
+	/*
+	 * No lookup can run any more (mm_users is 0), so the nodes can go at
+	 * once, as exit_mmap() frees the VMA tree's: out of RCU mode first.
+	 */
+	mt_clear_in_rcu(&mm->unwind_user_mt);
+	__mt_destroy(&mm->unwind_user_mt);
+	mm->unwind_user_nr = 0;
 }
 
-/*
- * Text in [start, end) was unmapped: drop every entry that covered any of
- * it, so that an object mapped there later never meets a stale table.
+/**
+ * unwind_user_mm_unmap - text in [@start, @end) goes away
+ * @mm:		the mm, its mmap lock held for writing
+ * @start:	start of the range
+ * @end:	its end (exclusive)
+ *
+ * Drop every entry whose text intersects the range, so that an object
+ * mapped there later never meets a stale table.
  */
 void unwind_user_mm_unmap(struct mm_struct *mm, unsigned long start,
 			  unsigned long end)
 {
-	MA_STATE(mas, &mm->unwind_user_mt, start, start);
-	struct unwind_user_entry *e;
-
+	/* What every munmap() of a process without tables costs. */
 	if (mtree_empty(&mm->unwind_user_mt) || start >= end)
 		return;
 
-	mas_lock(&mas);
-	mas_for_each(&mas, e, end - 1) {
-		mas_erase(&mas);
-		atomic_dec(&mm->unwind_user_nr);
-		kfree_rcu(e, rcu);
-	}
-	mas_unlock(&mas);
+	mmap_assert_write_locked(mm);
+	registry_erase_range(mm, start, end);
 }
 
-/* Name the object of a corrupt table, once per object (it is dropped). */
-static void registry_report(struct mm_struct *mm,
-			    const struct unwind_user_entry *e, int err)
+/*
+ * mremap() moved [old_start, old_end) to @new_start: an entry whose text and
+ * tables all lie in there moves with them.  One that lies there only in part
+ * is left for the unmap of the old range to drop.
+ */
+void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
+			 unsigned long old_end, unsigned long new_start)
 {
-	struct vm_area_struct *vma;
-	struct file *file = NULL;
+	MA_STATE(mas, &mm->unwind_user_mt, old_start, old_start);
+	struct unwind_user_entry *e, *moved;
+	unsigned long delta = new_start - old_start;
+	const struct eh_frame_section *sec;
+	unsigned long addr = old_start;
 
-	if (mmap_read_trylock(mm)) {
-		vma = vma_lookup(mm, e->start);
-		if (vma && vma->vm_file)
-			file = get_file(vma->vm_file);
-		mmap_read_unlock(mm);
-	}
-	if (file) {
-		pr_info_ratelimited("unwind_user: %s[%d]: bad unwind table for %pD (%#lx-%#lx): %d, dropped\n",
-				    current->comm, task_pid_nr(current), file,
-				    e->start, e->end, err);
-		fput(file);
-	} else {
-		pr_info_ratelimited("unwind_user: %s[%d]: bad unwind table for %#lx-%#lx: %d, dropped\n",
-				    current->comm, task_pid_nr(current),
-				    e->start, e->end, err);
+	if (mtree_empty(&mm->unwind_user_mt) || old_start >= old_end)
+		return;
+	mmap_assert_write_locked(mm);
+
+	while (addr < old_end) {
+		mas_set(&mas, addr);
+		e = mas_find(&mas, old_end - 1);
+		if (!e)
+			break;
+		addr = mas.last + 1;
+		if (!entry_is_live(e))
+			continue;
+
+		sec = &e->table.eh_frame;
+		if (e->table.start < old_start || e->table.end > old_end ||
+		    sec->hdr_start < old_start || sec->hdr_end > old_end ||
+		    sec->eh_frame_start < old_start ||
+		    sec->eh_frame_end > old_end)
+			continue;
+
+		moved = kmemdup(e, sizeof(*e), GFP_KERNEL_ACCOUNT);
+		if (!moved)
+			continue;
+		eh_frame_section_move(&moved->table.eh_frame, delta);
+		moved->table.start += delta;
+		moved->table.end += delta;
+		moved->table.id = atomic64_inc_return(&registry_next_id);
+		refcount_set(&moved->ref, 1);
+
+		registry_erase(mm, &mas, e);
+		if (registry_add_locked(mm, moved))
+			kfree(moved);
 	}
 }
 
 /*
- * Drop the entry a lookup found corrupt, unless someone else already
- * removed it: one bad object costs one failed lookup, not one per sample.
+ * Drop the entry a lookup found corrupt, unless it is gone already: one bad
+ * object costs one failed lookup, not one per sample.  The id tells whether
+ * the entry now in the tree is the one the lookup saw, even if its memory
+ * was freed and reused for a new registration since.
  */
-static void registry_drop(struct mm_struct *mm, struct unwind_user_entry *e,
-			  const struct unwind_user_entry *seen, int err)
+static void registry_drop(struct mm_struct *mm,
+			  const struct unwind_user_table *seen, int err)
 {
 	MA_STATE(mas, &mm->unwind_user_mt, seen->start, seen->start);
+	struct unwind_user_entry *e;
 	bool dropped = false;
 
-	mas_lock(&mas);
-	if (mas_walk(&mas) == e) {
-		mas_erase(&mas);
-		atomic_dec(&mm->unwind_user_nr);
+	/* The walk may sleep here; a fatal signal leaves it to a later one. */
+	if (mmap_write_lock_killable(mm))
+		return;
+	e = mas_walk(&mas);
+	if (entry_is_live(e) && e->table.id == seen->id) {
+		registry_erase(mm, &mas, e);
 		dropped = true;
 	}
-	mas_unlock(&mas);
+	mmap_write_unlock(mm);
+
+	/*
+	 * Others may read the kernel log: say which process, but keep its
+	 * layout to dynamic debug.
+	 */
 	if (dropped) {
-		kfree_rcu(e, rcu);
-		registry_report(mm, seen, err);
+		pr_info_ratelimited("unwind_user: %s[%d]: dropped a corrupt unwind table (%d)\n",
+				    current->comm, task_pid_nr(current), err);
+		pr_debug("unwind_user: %s[%d]: bad table for %#lx-%#lx\n",
+			 current->comm, task_pid_nr(current), seen->start,
+			 seen->end);
 	}
 }
 
@@ -390,19 +584,22 @@ static void registry_drop(struct mm_struct *mm, struct unwind_user_entry *e,
  * @pc:		the instruction to describe (for a caller's frame, an address
  *		inside its call instruction)
  * @ws:		the task's word size
+ * @budget:	what the walk's lookups may still spend; this one's is taken
  * @frame:	the rules, on success
  *
  * Return: 0; -ENOENT when no registered table covers @pc; -EFAULT when a
  * read of the table faulted; -EOPNOTSUPP for a construct the reader does not
- * handle; -EINVAL when the table is corrupt (and then it is dropped).
+ * handle, or when the budget is spent; -EINVAL when the table is corrupt
+ * (and then it is dropped).
  */
 int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
+				    unsigned int *budget,
 				    struct unwind_user_frame *frame)
 {
 	MA_STATE(mas, &current->mm->unwind_user_mt, pc, pc);
-	struct mm_struct *mm = current->mm;
 	const struct eh_frame_regs *regs;
-	struct unwind_user_entry *e, seen;
+	struct unwind_user_table seen;
+	struct unwind_user_entry *e;
 	int ret;
 
 	regs = registry_regs(ws);
@@ -411,16 +608,34 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 
 	rcu_read_lock();
 	e = mas_walk(&mas);
-	if (e)
-		seen = *e;
+	if (entry_is_live(e))
+		seen = e->table;
 	rcu_read_unlock();
 	/* A table for the other word size says nothing about this task. */
-	if (!e || seen.eh_frame.ptr_size != ws)
+	if (!entry_is_live(e) || seen.eh_frame.ptr_size != ws)
 		return -ENOENT;
 
-	/* The seam for a cache of decoded CIEs and rows (keyed by entry). */
-	ret = eh_frame_find_frame(&seen.eh_frame, regs, pc, frame);
+	if (!*budget)
+		return -EOPNOTSUPP;
+	ret = eh_frame_find_frame(&seen.eh_frame, regs, pc, frame, budget);
 	if (ret == -EINVAL)
-		registry_drop(mm, e, &seen, ret);
+		registry_drop(current->mm, &seen, ret);
 	return ret;
 }
+
+static const struct ctl_table unwind_user_sysctls[] = {
+	{
+		.procname	= "unwind_tables_max",
+		.data		= &unwind_tables_max,
+		.maxlen		= sizeof(unwind_tables_max),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec,
+	},
+};
+
+static int __init unwind_user_sysctl_init(void)
+{
+	register_sysctl_init("kernel", unwind_user_sysctls);
+	return 0;
+}
+late_initcall(unwind_user_sysctl_init);

@@ -77,8 +77,9 @@ struct method {
 /* Register one object: its text, and its .eh_frame_hdr to the end of the data. */
 static int add_object(struct dl_phdr_info *info, size_t size, void *data)
 {
-	unsigned long hdr = 0, hdr_size = 0, data_end = 0;
+	unsigned long hdr = 0, hdr_size = 0, data_start = 0, data_end = 0;
 	unsigned long text_start = ~0UL, text_end = 0, start;
+	struct unwind_user_eh_frame desc;
 	struct object *obj = &objects[nr_objects];
 	const char *name = info->dlpi_name[0] ? info->dlpi_name : "(main)";
 	int i, ret;
@@ -97,14 +98,16 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *data)
 				text_end = start + ph->p_memsz;
 		}
 	}
-	/* .eh_frame follows .eh_frame_hdr in their segment: reads stop at its end. */
+	/* .eh_frame is in the segment of .eh_frame_hdr (binfmt's rule). */
 	for (i = 0; hdr && i < info->dlpi_phnum; i++) {
 		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
 
 		start = info->dlpi_addr + ph->p_vaddr;
 		if (ph->p_type == PT_LOAD && hdr >= start &&
-		    hdr < start + ph->p_filesz)
+		    hdr < start + ph->p_filesz) {
+			data_start = start;
 			data_end = start + ph->p_filesz;
+		}
 	}
 	if (!data_end || text_start >= text_end)
 		return 0;
@@ -114,10 +117,15 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *data)
 	}
 
 	/* The section's "user" addresses are its real ones. */
-	fake_user_map(hdr, (const void *)hdr, data_end - hdr);
+	fake_user_map(data_start, (const void *)data_start, data_end - data_start);
 	nr_mapped++;
-	ret = eh_frame_section_init(&obj->sec, hdr, hdr_size, text_start,
-				    text_end, data_end, sizeof(long));
+	desc = (struct unwind_user_eh_frame) {
+		.text_start = text_start, .text_end = text_end,
+		.eh_frame_start = data_start, .eh_frame_end = data_end,
+		.hdr_start = hdr, .hdr_end = hdr + hdr_size,
+		.ptr_size = sizeof(long),
+	};
+	ret = eh_frame_section_init(&obj->sec, &desc, NULL);
 	if (ret) {
 		fprintf(stderr, "bench: %s: eh_frame_section_init: %d\n", name, ret);
 		return 0;
@@ -171,7 +179,7 @@ engine_unwind(unsigned long frame, unsigned long *ips, int max)
 			break;
 		}
 		engine_stop = eh_frame_find_frame(&obj->sec, &regs_x86_64, pc,
-						  &rules);
+						  &rules, NULL);
 		if (engine_stop)
 			break;
 		engine_stop = walk_next(&st, &rules);

@@ -147,7 +147,7 @@ static int lookup(const struct eh_frame_section *sec, unsigned long pc,
 	fake_user_copies = 0;
 	/* Poison: on success every field must have been written. */
 	memset(frame, 0x5a, sizeof(*frame));
-	ret = eh_frame_find_frame(sec, fz.regs, pc, frame);
+	ret = eh_frame_find_frame(sec, fz.regs, pc, frame, NULL);
 	FUZZ_ASSERT(ret == 0 || is_error(ret), "pc %#lx: ret %d", pc, ret);
 	FUZZ_ASSERT(fake_user_copies <= FUZZ_MAX_COPIES, "pc %#lx: %lu copies",
 		    pc, fake_user_copies);
@@ -159,7 +159,7 @@ static int lookup(const struct eh_frame_section *sec, unsigned long pc,
 	/* A lookup keeps no state: the same again gives the same. */
 	if (twice) {
 		memset(&again, 0xa5, sizeof(again));
-		ret2 = eh_frame_find_frame(sec, fz.regs, pc, &again);
+		ret2 = eh_frame_find_frame(sec, fz.regs, pc, &again, NULL);
 		FUZZ_ASSERT(ret2 == ret, "pc %#lx: %d, then %d", pc, ret, ret2);
 		FUZZ_ASSERT(ret || frame_same(frame, &again),
 			    "pc %#lx: frame differs, or a field not written", pc);
@@ -177,7 +177,8 @@ static int lookup(const struct eh_frame_section *sec, unsigned long pc,
 }
 
 /* The registry of the walk's steps: the input's section. */
-static int fuzz_find(unsigned long pc, struct unwind_user_frame *frame)
+static int fuzz_find(unsigned long pc, unsigned int *budget,
+		     struct unwind_user_frame *frame)
 {
 	return lookup(fz.sec, pc, frame, false);
 }
@@ -305,6 +306,7 @@ static int map_and_init(const struct fuzz_case *c, bool hole,
 			struct eh_frame_section *sec)
 {
 	unsigned long base = FUZZ_SEC_BASE, off, len;
+	struct unwind_user_eh_frame desc;
 	int ret;
 
 	fake_user_reset();
@@ -321,8 +323,13 @@ static int map_and_init(const struct fuzz_case *c, bool hole,
 	fake_user_map(FUZZ_STACK_BASE, c->sec_data + c->sec_len,
 		      fz.stack_len);
 
-	ret = eh_frame_section_init(sec, base, c->in.hdr_size, c->text_start,
-				    c->text_end, c->eh_end, fz.ptr_size);
+	desc = (struct unwind_user_eh_frame) {
+		.text_start = c->text_start, .text_end = c->text_end,
+		.eh_frame_start = base, .eh_frame_end = c->eh_end,
+		.hdr_start = base, .hdr_end = base + c->in.hdr_size,
+		.ptr_size = fz.ptr_size,
+	};
+	ret = eh_frame_section_init(sec, &desc, NULL);
 	FUZZ_ASSERT(ret == 0 || ret == -EFAULT || ret == -EINVAL ||
 		    ret == -EOPNOTSUPP, "init: ret %d", ret);
 	if (ret)

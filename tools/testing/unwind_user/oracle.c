@@ -111,7 +111,8 @@ int main(int argc, char **argv)
 	struct segment segs[32];
 	unsigned char *mem[32];
 	unsigned int nr_segs = 0, i, ptr_size;
-	unsigned long bias = 0, hdr = 0, hdr_size = 0, eh_end = 0;
+	unsigned long bias = 0, hdr = 0, hdr_size = 0, eh_start = 0, eh_end = 0;
+	struct unwind_user_eh_frame desc;
 	unsigned long text_start = ~0UL, text_end = 0;
 	const struct eh_frame_regs *regs;
 	struct eh_frame_section sec;
@@ -195,14 +196,20 @@ int main(int argc, char **argv)
 			if (segs[i].vaddr + segs[i].memsz > text_end)
 				text_end = segs[i].vaddr + segs[i].memsz;
 		}
-		/* .eh_frame follows .eh_frame_hdr in the same segment. */
-		if (hdr >= segs[i].vaddr && hdr < segs[i].vaddr + segs[i].filesz)
+		/* .eh_frame is in the segment of .eh_frame_hdr (binfmt's rule) */
+		if (hdr >= segs[i].vaddr && hdr < segs[i].vaddr + segs[i].filesz) {
+			eh_start = segs[i].vaddr;
 			eh_end = segs[i].vaddr + segs[i].filesz;
+		}
 	}
 
-	ret = eh_frame_section_init(&sec, bias + hdr, hdr_size,
-				    bias + text_start, bias + text_end,
-				    bias + eh_end, ptr_size);
+	desc = (struct unwind_user_eh_frame) {
+		.text_start = bias + text_start, .text_end = bias + text_end,
+		.eh_frame_start = bias + eh_start, .eh_frame_end = bias + eh_end,
+		.hdr_start = bias + hdr, .hdr_end = bias + hdr + hdr_size,
+		.ptr_size = ptr_size,
+	};
+	ret = eh_frame_section_init(&sec, &desc, NULL);
 	printf("init %s\n", ret ? err_name(ret) : "ok");
 	if (ret)
 		return 0;
@@ -215,7 +222,7 @@ int main(int argc, char **argv)
 		unsigned long pc = strtoul(line, NULL, 16);
 
 		lookups++;
-		ret = eh_frame_find_frame(&sec, regs, bias + pc, &frame);
+		ret = eh_frame_find_frame(&sec, regs, bias + pc, &frame, NULL);
 		if (ret) {
 			printf("%lx %s\n", pc, err_name(ret));
 			continue;

@@ -157,11 +157,28 @@ static struct eh_frame_section S;
 static const struct eh_frame_regs *R = &regs64;
 static unsigned long text_start = TEST_TEXT_START, text_end = TEST_TEXT_END;
 
+/*
+ * eh_frame_section_init() of S for a header at @hdr, with no bound below
+ * .eh_frame (the tests that need one set it themselves).
+ */
+static int test_section_init(unsigned long hdr, unsigned long hdr_size,
+			     unsigned long start, unsigned long end,
+			     unsigned long eh_end, unsigned int ptr_size)
+{
+	struct unwind_user_eh_frame desc = {
+		.text_start = start, .text_end = end,
+		.eh_frame_start = 0, .eh_frame_end = eh_end,
+		.hdr_start = hdr, .hdr_end = hdr + hdr_size,
+		.ptr_size = ptr_size,
+	};
+
+	return eh_frame_section_init(&S, &desc, NULL);
+}
+
 static int init(void)
 {
-	return eh_frame_section_init(&S, TEST_HDR_ADDR, T.hdr.len, text_start,
-				     text_end, TEST_EH_ADDR + T.eh.len,
-				     T.ptr_size);
+	return test_section_init(TEST_HDR_ADDR, T.hdr.len, text_start, text_end,
+				 TEST_EH_ADDR + T.eh.len, T.ptr_size);
 }
 
 /* Build the header, map, init: the usual path of a test. */
@@ -198,7 +215,7 @@ static void expect_at(int line, unsigned long pc, int want_ret,
 	int ret;
 
 	memset(&got, 0x5a, sizeof(got));
-	ret = eh_frame_find_frame(&S, R, pc, &got);
+	ret = eh_frame_find_frame(&S, R, pc, &got, NULL);
 	if (ret != want_ret) {
 		fail(line, "pc %#lx: got %s, want %s", pc, err_name(ret),
 		     err_name(want_ret));
@@ -252,7 +269,7 @@ static int eval_at(const u8 *insns, size_t len, unsigned long off,
 	ret = setup();
 	if (ret)
 		return ret;
-	return eh_frame_find_frame(&S, R, F0 + off, frame);
+	return eh_frame_find_frame(&S, R, F0 + off, frame, NULL);
 }
 
 #define EXPECT_EVAL(insns, off, err)					\
@@ -2007,20 +2024,20 @@ static void test_bad_hdr(void)
 	h = default_hdr();
 	build_hdr(&T, &h);
 	map_sec(&T);
-	ret = eh_frame_section_init(&S, TEST_HDR_ADDR, T.hdr.len, 0, 0,
-				    TEST_EH_ADDR + T.eh.len, 8);
+	ret = test_section_init(TEST_HDR_ADDR, T.hdr.len, 0, 0,
+				TEST_EH_ADDR + T.eh.len, 8);
 	CHECK(ret == -EINVAL, "empty text: %s", err_name(ret));
-	ret = eh_frame_section_init(&S, TEST_HDR_ADDR, T.hdr.len, text_start,
-				    text_end, TEST_EH_ADDR + T.eh.len, 2);
+	ret = test_section_init(TEST_HDR_ADDR, T.hdr.len, text_start, text_end,
+				TEST_EH_ADDR + T.eh.len, 2);
 	CHECK(ret == -EINVAL, "ptr_size 2: %s", err_name(ret));
-	ret = eh_frame_section_init(&S, TEST_HDR_ADDR, 0, text_start,
-				    text_end, TEST_EH_ADDR + T.eh.len, 8);
+	ret = test_section_init(TEST_HDR_ADDR, 0, text_start, text_end,
+				TEST_EH_ADDR + T.eh.len, 8);
 	CHECK(ret == -EINVAL, "empty header: %s", err_name(ret));
-	ret = eh_frame_section_init(&S, ~0UL - 4, 16, text_start, text_end,
-				    TEST_EH_ADDR + T.eh.len, 8);
+	ret = test_section_init(~0UL - 4, 16, text_start, text_end,
+				TEST_EH_ADDR + T.eh.len, 8);
 	CHECK(ret == -EINVAL, "header wraps: %s", err_name(ret));
-	ret = eh_frame_section_init(&S, 0x10000, T.hdr.len, text_start,
-				    text_end, TEST_EH_ADDR + T.eh.len, 8);
+	ret = test_section_init(0x10000, T.hdr.len, text_start, text_end,
+				TEST_EH_ADDR + T.eh.len, 8);
 	CHECK(ret == -EFAULT, "header unmapped: %s", err_name(ret));
 }
 
@@ -2035,7 +2052,7 @@ static int lookup_with_fde_at(size_t off)
 	map_sec(&T);
 	if (init())
 		return 1;
-	return eh_frame_find_frame(&S, R, F0, &f);
+	return eh_frame_find_frame(&S, R, F0, &f, NULL);
 }
 
 static void test_bad_records(void)
@@ -2225,7 +2242,7 @@ static void test_unsorted_table(void)
 		h.order = orders[i];
 		CHECK(setup_hdr(&h) == 0, "init");
 		for (j = 0; j < 3; j++) {
-			ret = eh_frame_find_frame(&S, R, F0 + j * 0x100 + 0x80, &f);
+			ret = eh_frame_find_frame(&S, R, F0 + j * 0x100 + 0x80, &f, NULL);
 			if (ret == -ENOENT)
 				continue;
 			CHECK(ret == 0, "order %u pc %u: %s", i, j, err_name(ret));
@@ -2264,12 +2281,13 @@ static unsigned long looked_up[16];
 static unsigned int nr_looked_up;
 
 /* The registry: the section of the test, noting each pc looked up. */
-static int find_in_sec(unsigned long pc, struct unwind_user_frame *frame)
+static int find_in_sec(unsigned long pc, unsigned int *budget,
+		       struct unwind_user_frame *frame)
 {
 	if (nr_looked_up < ARRAY_SIZE(looked_up))
 		looked_up[nr_looked_up] = pc;
 	nr_looked_up++;
-	return eh_frame_find_frame(&S, R, pc, frame);
+	return eh_frame_find_frame(&S, R, pc, frame, budget);
 }
 
 static void put_word(unsigned long addr, unsigned long val)
@@ -2617,6 +2635,98 @@ static void test_walk_signal(void)
 	EXPECT_WALK_TO(&start, want);
 }
 
+/*
+ * Frames whose rules lead the walk in a circle.  A signal frame may keep
+ * the CFA where it is, or move it down: FN_LOOP's ('S') unwinds to itself
+ * when its return address slot holds FN_LOOP; with FN_DOWN ('S', CFA =
+ * sp - 8) and FN_UP (CFA = sp + 8) the walk alternates between two frames
+ * with no frame repeated.  FN_DOWN's FDE is long: CFI_NOPS instructions
+ * before the row for its pc, so that each lookup of it is expensive.
+ */
+#define FN_LOOP		(F0 + 0x800)
+#define FN_DOWN		(F0 + 0x900)
+#define FN_UP		(F0 + 0xa00)
+#define CFI_NOPS	8000
+
+static void build_loop_sec(void)
+{
+	static const u8 loop_cie[] = {
+		DW_CFA_def_cfa, 7, 0, DW_CFA_offset_extended_sf, 16, 0,
+	};
+	static const u8 down_cie[] = {
+		DW_CFA_def_cfa_sf, 7, 1, DW_CFA_offset_extended_sf, 16, 0,
+	};
+	static const u8 up_insns[] = {
+		DW_CFA_def_cfa_offset, 8, DW_CFA_offset_extended_sf, 16, 0,
+	};
+	static u8 nops[CFI_NOPS];
+	struct cie_opts c = restore_rt_cie("zRS");
+	struct fde_opts f;
+	size_t cie_off;
+
+	reset(8);
+	c.insns = loop_cie;
+	c.insns_len = sizeof(loop_cie);
+	cie_off = add_cie(&T, &c);
+	f = default_fde(FN_LOOP, 0x100, nothing_insns, sizeof(nothing_insns));
+	add_fde(&T, cie_off, &f);
+
+	c.insns = down_cie;
+	c.insns_len = sizeof(down_cie);
+	cie_off = add_cie(&T, &c);
+	memset(nops, DW_CFA_nop, sizeof(nops));
+	f = default_fde(FN_DOWN, 0x100, nops, sizeof(nops));
+	add_fde(&T, cie_off, &f);
+
+	c = default_cie();
+	cie_off = add_cie(&T, &c);
+	f = default_fde(FN_UP, 0x100, up_insns, sizeof(up_insns));
+	add_fde(&T, cie_off, &f);
+	add_terminator(&T);
+}
+
+static void test_walk_loops(void)
+{
+	const unsigned long sp = STK + 0x100;
+	const struct walk_state loop = {
+		.ip = FN_LOOP + 0x10, .sp = sp, .ws = 8, .topmost = true,
+	};
+	const struct walk_state down = {
+		.ip = FN_DOWN + 0x10, .sp = sp, .ws = 8, .topmost = true,
+	};
+	const unsigned long once[] = { FN_LOOP + 0x10 };
+	unsigned long got[64];
+	unsigned int nr, downs;
+
+	build_loop_sec();
+	EXPECT_INIT(0);
+	clear_stacks();
+	map_stacks(sizeof(alt));
+
+	/* A frame that unwinds to itself ends the walk at once. */
+	put_word(sp, FN_LOOP + 0x10);
+	EXPECT_WALK_TO(&loop, once);
+
+	/*
+	 * Two frames in a circle: each lookup of FN_DOWN runs CFI_NOPS
+	 * instructions.  The walk stops once the budget is spent, far below
+	 * the entry limit, having run at most the budget.
+	 */
+	put_word(sp - 8, FN_UP + 0x10);
+	put_word(sp, FN_DOWN + 0x10);
+	nr_looked_up = 0;
+	nr = walk_unwind(&down, find_in_sec, got, ARRAY_SIZE(got));
+	downs = (nr + 1) / 2;
+	CHECK(got[0] == FN_DOWN + 0x10 && got[1] == FN_UP + 0x10 &&
+	      got[2] == FN_DOWN + 0x10, "the walk did not go round: %#lx %#lx %#lx",
+	      got[0], got[1], got[2]);
+	CHECK(nr < ARRAY_SIZE(got), "%u frames: the walk went on to the limit", nr);
+	CHECK((downs - 1) * CFI_NOPS <= UNWIND_USER_TABLE_BUDGET &&
+	      (downs + 1) * CFI_NOPS > UNWIND_USER_TABLE_BUDGET,
+	      "%u frames, %u lookups of FN_DOWN for a budget of %u", nr, downs,
+	      UNWIND_USER_TABLE_BUDGET);
+}
+
 /* ------------------------------------------------------------------ */
 /* Faults and fuzzing */
 
@@ -2711,15 +2821,14 @@ static void lookup_all(struct golden *g)
 
 	for (i = 0; i < ARRAY_SIZE(rich_pcs); i++) {
 		memset(&g[i].frame, 0, sizeof(g[i].frame));
-		g[i].ret = eh_frame_find_frame(&S, R, rich_pcs[i], &g[i].frame);
+		g[i].ret = eh_frame_find_frame(&S, R, rich_pcs[i], &g[i].frame, NULL);
 	}
 }
 
 static int image_init(void)
 {
-	return eh_frame_section_init(&S, TEST_HDR_ADDR, T.hdr.len,
-				     TEST_TEXT_START, TEST_TEXT_END,
-				     TEST_EH_ADDR + T.eh.len, 8);
+	return test_section_init(TEST_HDR_ADDR, T.hdr.len, TEST_TEXT_START,
+				 TEST_TEXT_END, TEST_EH_ADDR + T.eh.len, 8);
 }
 
 static void test_faults(void)
@@ -2926,6 +3035,7 @@ int main(void)
 		  test_walk_drap_reg },
 		{ "walk: a signal frame, its interrupted pc, an alternate stack",
 		  test_walk_signal },
+		{ "walk: frames in a circle, the walk's budget", test_walk_loops },
 		{ "a fault at every byte", test_faults },
 		{ "every byte corrupted", test_fuzz },
 	};

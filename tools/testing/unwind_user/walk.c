@@ -20,6 +20,7 @@
 
 static bool walk_mm_has_tables(struct mm_struct *mm);
 static int walk_registry_find_frame(unsigned long pc, unsigned int ws,
+				    unsigned int *budget,
 				    struct unwind_user_frame *frame);
 #define unwind_user_mm_has_tables	walk_mm_has_tables
 #define unwind_user_registry_find_frame	walk_registry_find_frame
@@ -38,11 +39,15 @@ static bool walk_mm_has_tables(struct mm_struct *mm)
 }
 
 static int walk_registry_find_frame(unsigned long pc, unsigned int ws,
+				    unsigned int *budget,
 				    struct unwind_user_frame *frame)
 {
 	if (!walk_find || ws != walk_current->ws)
 		return -ENOENT;
-	return walk_find(pc, frame);
+	/* As the registry does: a spent budget refuses the lookup. */
+	if (!*budget)
+		return -EOPNOTSUPP;
+	return walk_find(pc, budget, frame);
 }
 
 int walk_get_reg(struct pt_regs *regs, unsigned int regno, unsigned long *val)
@@ -98,6 +103,7 @@ int walk_step(struct walk_state *st, walk_find_t find)
 	walk_current = st;
 	walk_find = find;
 	walk_to_kernel(st, &state);
+	state.budget = UNWIND_USER_TABLE_BUDGET;
 	state.available_types = UNWIND_USER_TYPE_CFI;
 	ret = unwind_user_next(&state);
 	walk_from_kernel(st, &state);

@@ -31,8 +31,10 @@ struct walk_state {
  * The registry's lookup, for walk_step() and walk_unwind(): the rules of the
  * frame at @pc (the kernel has already moved a return address back into its
  * call), or an error as unwind_user_registry_find_frame() returns them.
+ * @budget is the walk's, for eh_frame_find_frame(); it is never 0.
  */
-typedef int (*walk_find_t)(unsigned long pc, struct unwind_user_frame *frame);
+typedef int (*walk_find_t)(unsigned long pc, unsigned int *budget,
+			   struct unwind_user_frame *frame);
 
 /*
  * Apply @frame to @state as the kernel does: 0 and the caller's ip, sp and

@@ -9,8 +9,8 @@
  * The kernel registers the executable, the dynamic linker and the vDSO at
  * exec.  Every other object the dynamic linker maps (DT_NEEDED libraries,
  * LD_PRELOAD, dlopen(), dlmopen()) is registered here, in la_objopen(),
- * with prctl(PR_REGISTER_UNWIND_TABLE), and unregistered in la_objclose()
- * with PR_UNREGISTER_UNWIND_TABLE.
+ * with prctl(PR_REGISTER_EH_FRAME), and unregistered in la_objclose()
+ * with PR_UNREGISTER_EH_FRAME.
  *
  * An object's table is its PT_GNU_EH_FRAME (.eh_frame_hdr), its text the
  * span of its executable PT_LOAD segments.  The kernel wants all of a text
@@ -59,33 +59,28 @@
  * The registration interface, for headers from before it (<sys/prctl.h>
  * includes <linux/prctl.h>).
  */
-#ifdef PR_REGISTER_UNWIND_TABLE
-#define uu_table prctl_unwind_table
+#ifdef PR_REGISTER_EH_FRAME
+#define uu_table prctl_eh_frame
 #else
 struct uu_table {
-	__u32	format;		/* PR_UNWIND_TABLE_* */
-	__u32	flags;		/* none defined yet: must be 0 */
-	__u64	text_start;	/* text the table describes: [text_start, text_end) */
-	__u64	text_end;
-	__u64	table_start;	/* where the table is mapped (the .eh_frame_hdr) */
-	__u64	table_size;	/* its size (PT_GNU_EH_FRAME p_memsz) */
+	__u32	format;			/* PR_EH_FRAME_FORMAT_* */
+	__u32	flags;			/* none defined yet: must be 0 */
+	__u64	text_start;		/* the text the table describes */
+	__u64	text_size;
+	__u64	eh_frame_start;		/* the PT_LOAD that holds .eh_frame */
+	__u64	eh_frame_size;
+	__u64	eh_frame_hdr_start;	/* PT_GNU_EH_FRAME */
+	__u64	eh_frame_hdr_size;
 };
-#endif
-#ifndef PR_REGISTER_UNWIND_TABLE
-#define PR_REGISTER_UNWIND_TABLE	82
-#endif
-#ifndef PR_UNREGISTER_UNWIND_TABLE
-#define PR_UNREGISTER_UNWIND_TABLE	83
-#endif
-#ifndef PR_UNWIND_TABLE_EH_FRAME_HDR
-#define PR_UNWIND_TABLE_EH_FRAME_HDR	1
-#endif
-#ifndef PRCTL_UNWIND_TABLE_SIZE_VER0
-#define PRCTL_UNWIND_TABLE_SIZE_VER0	40
+
+#define PR_REGISTER_EH_FRAME		82
+#define PR_UNREGISTER_EH_FRAME		83
+#define PR_EH_FRAME_FORMAT_EH_FRAME_HDR	1
+#define PRCTL_EH_FRAME_SIZE_VER0	56
 #endif
 
-_Static_assert(sizeof(struct uu_table) == PRCTL_UNWIND_TABLE_SIZE_VER0,
-	       "struct prctl_unwind_table changed size");
+_Static_assert(sizeof(struct uu_table) == PRCTL_EH_FRAME_SIZE_VER0,
+	       "struct prctl_eh_frame changed size");
 
 #define PREFIX		"unwind_user_audit: "
 #define MAX_PHDRS	64	/* ordinary objects have about ten */
@@ -109,7 +104,7 @@ _Static_assert(sizeof(struct uu_table) == PRCTL_UNWIND_TABLE_SIZE_VER0,
 #endif
 
 static bool debug;		/* UNWIND_USER_AUDIT_DEBUG=1 */
-static bool supported;		/* the kernel knows PR_REGISTER_UNWIND_TABLE */
+static bool supported;		/* the kernel knows PR_REGISTER_EH_FRAME */
 static bool seen_first;		/* la_objopen() saw the main program */
 static uintptr_t main_cookie;	/* its link map */
 static bool exiting;		/* _dl_fini() closes objects */
@@ -370,6 +365,21 @@ static const Elf_Phdr *eh_frame_hdr(const struct object *o)
 	return eh && eh->p_memsz ? eh : NULL;
 }
 
+/* The PT_LOAD that holds @eh: .eh_frame is in there too (exec's rule). */
+static const Elf_Phdr *eh_frame_segment(const struct object *o, const Elf_Phdr *eh)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->phnum; i++) {
+		const Elf_Phdr *p = &phdr_buf[i];
+
+		if (p->p_type == PT_LOAD && eh->p_vaddr >= p->p_vaddr &&
+		    eh->p_vaddr - p->p_vaddr < p->p_filesz)
+			return p;
+	}
+	return NULL;
+}
+
 /*
  * The executable PT_LOAD segments as text ranges, sorted, merged where no
  * whole page lies between them (all pages in between then belong to one of
@@ -409,17 +419,25 @@ static unsigned int text_ranges(const struct object *o, struct range *r)
 	return j + 1;
 }
 
-/* prctl(option) for one text range; 0 or an errno value. */
-static int unwind_prctl(int option, const struct range *text, uintptr_t table, uintptr_t size)
+/*
+ * prctl(option) for one text range, with the object's tables (all zero to
+ * unregister); 0 or an errno value.
+ */
+static int unwind_prctl(int option, const struct range *text, const struct object *o,
+			const Elf_Phdr *eh, const Elf_Phdr *data)
 {
 	struct uu_table t = {
-		.format = PR_UNWIND_TABLE_EH_FRAME_HDR,
+		.format = PR_EH_FRAME_FORMAT_EH_FRAME_HDR,
 		.text_start = text->start,
-		.text_end = text->end,
-		.table_start = table,
-		.table_size = size,
+		.text_size = text->end - text->start,
 	};
 
+	if (eh) {
+		t.eh_frame_start = o->bias + data->p_vaddr;
+		t.eh_frame_size = data->p_filesz;
+		t.eh_frame_hdr_start = o->bias + eh->p_vaddr;
+		t.eh_frame_hdr_size = eh->p_memsz;
+	}
 	if (prctl(option, (unsigned long)&t, (unsigned long)sizeof(t), 0UL, 0UL))
 		return errno;
 	return 0;
@@ -472,7 +490,7 @@ static void register_object(struct link_map *map, bool first)
 {
 	struct object o = { .map = map, .name = object_name(map, first) };
 	struct range text[MAX_TEXT];
-	const Elf_Phdr *eh;
+	const Elf_Phdr *eh, *data = NULL;
 	struct line l;
 	unsigned int i, n;
 	int err;
@@ -491,10 +509,13 @@ static void register_object(struct link_map *map, bool first)
 	}
 	line_add(&l, "(headers from %s) ", o.from);
 	eh = eh_frame_hdr(&o);
+	if (eh)
+		data = eh_frame_segment(&o, eh);
 	n = text_ranges(&o, text);
-	if (!eh || !n || n > MAX_TEXT) {
+	if (!data || !n || n > MAX_TEXT) {
 		if (debug) {
 			line_add(&l, "%s, skipped", !eh ? "no PT_GNU_EH_FRAME" :
+				 !data ? "no PT_LOAD holds PT_GNU_EH_FRAME" :
 				 !n ? "no executable PT_LOAD" : "too many executable PT_LOADs");
 			line_write(&l);
 		}
@@ -507,11 +528,10 @@ static void register_object(struct link_map *map, bool first)
 		line_add(&l, ", text %lx-%lx: ", (unsigned long)text[i].start,
 			 (unsigned long)text[i].end);
 		if (!supported) {
-			line_add(&l, "not registered (kernel without PR_REGISTER_UNWIND_TABLE)");
+			line_add(&l, "not registered (kernel without PR_REGISTER_EH_FRAME)");
 			continue;
 		}
-		err = unwind_prctl(PR_REGISTER_UNWIND_TABLE, &text[i],
-				   o.bias + eh->p_vaddr, eh->p_memsz);
+		err = unwind_prctl(PR_REGISTER_EH_FRAME, &text[i], &o, eh, data);
 		if (!err)
 			remember((uintptr_t)map, &text[i]);
 		line_add_result(&l, err);
@@ -544,11 +564,11 @@ unsigned int la_version(unsigned int version)
 	 */
 	probe.start = page_size;
 	probe.end = 2 * page_size;
-	err = unwind_prctl(PR_UNREGISTER_UNWIND_TABLE, &probe, 0, 0);
+	err = unwind_prctl(PR_UNREGISTER_EH_FRAME, &probe, NULL, NULL, NULL);
 	supported = err == ENOENT;
 	if (debug) {
 		l.len = 0;
-		line_add(&l, PREFIX "kernel %s PR_REGISTER_UNWIND_TABLE (probe: ",
+		line_add(&l, PREFIX "kernel %s PR_REGISTER_EH_FRAME (probe: ",
 			 supported ? "has" : "lacks");
 		line_add_result(&l, err);
 		line_add(&l, ")");
@@ -589,7 +609,7 @@ unsigned int la_objclose(uintptr_t *cookie)
 			continue;
 		text.start = slots[i].start;
 		text.end = slots[i].end;
-		err = unwind_prctl(PR_UNREGISTER_UNWIND_TABLE, &text, 0, 0);
+		err = unwind_prctl(PR_UNREGISTER_EH_FRAME, &text, NULL, NULL, NULL);
 		__atomic_store_n(&slots[i].cookie, 0, __ATOMIC_RELEASE);
 		if (debug) {
 			l.len = 0;

@@ -14,6 +14,10 @@
  *	cb_spin), which the loader maps where LIB1 was.  DUMP receives, after
  *	each dlopen and dlclose, a "== ..." line naming the library (its
  *	load address, text and .eh_frame_hdr), then /proc/self/unwind_tables.
+ *   dso_workload unreadable MS LIB
+ *	main -> call_lib: dlopen(LIB), register its table itself, make the
+ *	segment that holds the table unreadable (PROT_NONE), then lib_a ->
+ *	lib_b -> cb_spin, which spins MS ms; the segment is restored after.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -21,9 +25,11 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -130,7 +136,37 @@ static void dump(int fd, const char *what, const char *path)
 	free(tables);
 }
 
-WORKLOAD_FN void *call_lib(const char *path, const char *entry, unsigned long ms, int fd)
+/*
+ * Register the table of the library at @path, then make the pages that hold
+ * it readable or not (@prot).  The library's code reads nothing there.
+ */
+static void table_prot(const char *path, int prot, bool do_register)
+{
+	uintptr_t page = sysconf(_SC_PAGESIZE), start, end;
+	struct ut_object obj;
+	int ret;
+
+	if (ut_find_object(path, &obj)) {
+		fprintf(stderr, "%s: not mapped\n", path);
+		exit(1);
+	}
+	if (do_register) {
+		ret = ut_register_object(&obj);
+		if (ret) {
+			fprintf(stderr, "%s: register: %s\n", path, strerror(-ret));
+			exit(1);
+		}
+	}
+	start = obj.eh_frame_start & ~(page - 1);
+	end = (obj.eh_frame_start + obj.eh_frame_size + page - 1) & ~(page - 1);
+	if (mprotect((void *)start, end - start, prot)) {
+		perror("mprotect");
+		exit(1);
+	}
+}
+
+WORKLOAD_FN void *call_lib(const char *path, const char *entry, unsigned long ms, int fd,
+			   bool unreadable)
 {
 	void (*fn)(unsigned long ms);
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -145,8 +181,12 @@ WORKLOAD_FN void *call_lib(const char *path, const char *entry, unsigned long ms
 		exit(1);
 	}
 	dump(fd, "open", path);
+	if (unreadable)
+		table_prot(path, PROT_NONE, true);
 	fn(ms);
 	after_call();
+	if (unreadable)
+		table_prot(path, PROT_READ, false);
 	return h;
 }
 
@@ -169,16 +209,22 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
-		h = call_lib(argv[3], "lib_a", ms, fd);
+		h = call_lib(argv[3], "lib_a", ms, fd, false);
 		after_call();
 		if (dlclose(h))
 			return 1;
 		dump(fd, "close", argv[3]);
-		h = call_lib(argv[4], "lib2_y", ms, fd);
+		h = call_lib(argv[4], "lib2_y", ms, fd, false);
 		after_call();
 		dlclose(h);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s qsort MS | dlopen MS LIB1 LIB2 [DUMP]\n", argv[0]);
+	if (argc == 4 && !strcmp(argv[1], "unreadable")) {
+		call_lib(argv[3], "lib_a", strtoul(argv[2], NULL, 0), -1, true);
+		after_call();
+		return 0;
+	}
+	fprintf(stderr, "usage: %s qsort MS | dlopen MS LIB1 LIB2 [DUMP] | %s\n", argv[0],
+		"unreadable MS LIB");
 	return 2;
 }

@@ -789,6 +789,48 @@ TEST_F(uretprobe, cpu_clock)
 	EXPECT_EQ(0U, in_tramp);
 }
 
+/*
+ * uretprobes on lj_f and lj_g; lj_g longjmp()s back into lj_f, so its
+ * return instance stays pending, below the stack that is live, while lj_f
+ * calls lj_spin.  Samples there must read lj_spin, lj_f, c, b, a, main: the
+ * trampoline in lj_f's slot is lj_f's instance, not the newer, stale one.
+ */
+TEST(uretprobe_longjmp)
+{
+	static const char * const path[] = {
+		"lj_spin", "lj_f", "c", "b", "a", "main", NULL,
+	};
+	static const char * const funcs[] = { "lj_f", "lj_g" };
+	struct hc h = { 0 };
+	char *argv[] = { h.prog.path, "longjmp", "1000", NULL };
+	struct perf_event_attr attr, ret[2];
+	uint64_t counts[2] = { 0 };
+
+	ASSERT_EQ(0, prog_load(&h.prog, "hard_workload"));
+	for (unsigned int i = 0; i < 2; i++) {
+		const struct elf_sym *fn = elf_syms_find(&h.prog.syms, funcs[i]);
+
+		ASSERT_NE(NULL, fn);
+		ASSERT_EQ(0, chain_attr_uretprobe(&ret[i], h.prog.path,
+						  elf_vaddr_to_offset(&h.prog.syms, fn->addr)));
+		ret[i].sample_period = 0;
+		ret[i].sample_type = 0;
+		ret[i].defer_callchain = 0;
+		ret[i].mmap = 0;
+		ret[i].mmap2 = 0;
+	}
+	chain_attr_cpu_clock(&attr, 1000000);
+	profile(_metadata, &h.cap, &attr, argv, NULL, ret, 2, counts);
+	EXPECT_EQ(1U, counts[0]) TH_LOG("the uretprobe on lj_f fired %llu times",
+					(unsigned long long)counts[0]);
+	EXPECT_EQ(0U, counts[1]) TH_LOG("the uretprobe on lj_g fired %llu times",
+					(unsigned long long)counts[1]);
+	check_chains(_metadata, &h, path);
+	EXPECT_LE(MIN_SAMPLES, h.t.in_top);
+	EXPECT_EQ(h.t.in_top, h.t.good);
+	hc_free(&h);
+}
+
 /* m32 ------------------------------------------------------------------- */
 
 FIXTURE(m32) {

@@ -27,8 +27,13 @@
  *				interval timer interrupts it anywhere in the
  *				loop, N times; each handler (handler_tick)
  *				spins MS ms
+ *   hard_workload longjmp MS	c -> lj_f, which calls lj_g; lj_g longjmp()s
+ *				back into lj_f, which then calls lj_spin: it
+ *				spins MS ms (for uretprobes on lj_f and lj_g:
+ *				lj_g's never fires, its frame is gone)
  */
 #define _GNU_SOURCE
+#include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -71,7 +76,7 @@ static inline __attribute__((always_inline)) void spin(unsigned long ms)
 	} while (cpu_ms() < end);
 }
 
-enum mode { M_DRAP, M_SIGNAL, M_TIMER };
+enum mode { M_DRAP, M_SIGNAL, M_TIMER, M_LONGJMP };
 
 /* DRAP ------------------------------------------------------------------ */
 
@@ -239,6 +244,28 @@ static void altstack(void *base, size_t size)
 	}
 }
 
+/* longjmp --------------------------------------------------------------- */
+
+static jmp_buf lj_env;
+
+WORKLOAD_FN void lj_spin(unsigned long ms)
+{
+	spin(ms);
+}
+
+WORKLOAD_FN void lj_g(void)
+{
+	longjmp(lj_env, 1);
+}
+
+WORKLOAD_FN void lj_f(unsigned long ms)
+{
+	if (!setjmp(lj_env))
+		lj_g();
+	lj_spin(ms);
+	after_call();
+}
+
 /* The call path -------------------------------------------------------- */
 
 WORKLOAD_FN void c(int mode, unsigned long n, unsigned long ms)
@@ -256,6 +283,9 @@ WORKLOAD_FN void c(int mode, unsigned long n, unsigned long ms)
 		break;
 	case M_TIMER:
 		d_tight();
+		break;
+	case M_LONGJMP:
+		lj_f(ms);
 		break;
 	}
 	after_call();
@@ -279,7 +309,7 @@ WORKLOAD_FN void a(int mode, unsigned long n, unsigned long ms)
 static int print_usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s drap calls N | drap spin MS | %s MS | timer N MS\n", prog,
-		"signal|nested|altstack|altstack_up");
+		"signal|nested|altstack|altstack_up|longjmp");
 	return 2;
 }
 
@@ -329,6 +359,11 @@ int main(int argc, char **argv)
 		return print_usage(argv[0]);
 	ms = strtoul(argv[2], NULL, 0);
 	handler_ms = ms;
+	if (!strcmp(argv[1], "longjmp")) {
+		a(M_LONGJMP, 0, ms);
+		after_call();
+		return 0;
+	}
 	if (!strcmp(argv[1], "signal")) {
 		handle(SIGUSR1, handler_spin, false);
 	} else if (!strcmp(argv[1], "nested")) {

@@ -3,7 +3,7 @@
  * Deferred user callchains through shared libraries built without frame
  * pointers, which the kernel can walk only with their unwind tables,
  * registered by the dynamic loader's audit module (unwind_user_audit.so,
- * through LD_AUDIT) with prctl(PR_REGISTER_UNWIND_TABLE).
+ * through LD_AUDIT) with prctl(PR_REGISTER_EH_FRAME).
  *
  *   - libc: main -> a -> qsort() -> cmp, a callback that spins; samples in
  *     cmp must walk back through libc's own frames to a and main, and on to
@@ -12,6 +12,9 @@
  *     in the program; then dlclose and dlopen of libunwind_cb2.so, other code
  *     with other frame sizes mapped at the same address: its chains must be
  *     right, which they cannot be if the first library's table survived.
+ *
+ *   - unreadable: the same library, registered, with the memory of its
+ *     table made unreadable: the walk must go on with frame pointers.
  *
  * The same programs without the audit module must not get past the first
  * library frame: that is what shows the registration is what does it.
@@ -466,6 +469,43 @@ TEST_F(dso, dlopen_no_audit)
 	EXPECT_EQ(0U, through);
 	free_dump(sec, 3);
 	free(dump);
+}
+
+/*
+ * Frame-pointer builds of the program and the library; the program
+ * registers the library's table, then makes it unreadable (PROT_NONE) while
+ * cb_spin spins.  Every lookup in the library then faults: the walk must
+ * unwind those frames with frame pointers and go on, not stop at the first
+ * library frame with the table it cannot read.
+ */
+TEST_F(dso, table_unreadable)
+{
+	static const char * const path[] = { "cb_spin", "lib_b", "lib_a", "call_lib", "main" };
+	char prog[PATH_MAX], lib[PATH_MAX];
+	char *argv[] = { prog, "unreadable", SPIN_MS, lib, NULL };
+	unsigned int in_cb = 0, good = 0, bad = 0;
+
+	prog_path(prog, sizeof(prog), "dso_workload-fp");
+	prog_path(lib, sizeof(lib), "libunwind_cb_fp.so");
+	run(_metadata, &self->cap, argv, NULL);
+	for (unsigned int i = 0; i < self->cap.nr_samples; i++) {
+		const struct chain_sample *s = &self->cap.samples[i];
+
+		if (!sample_in(&self->dsos, &self->cap, s, "cb_spin"))
+			continue;
+		in_cb++;
+		if (chain_is(&self->dsos, &self->cap, s, path, 5, true)) {
+			good++;
+		} else if (bad++ < 5) {
+			format_chain(&self->dsos, &self->cap, s, self->chain, sizeof(self->chain));
+			TH_LOG("chain of %u frames%s:%s", s->nr,
+			       s->resolved ? "" : " (never delivered)", self->chain);
+		}
+	}
+	ksft_print_msg("%u samples, %u in cb_spin, %u with cb_spin lib_b lib_a call_lib main\n",
+		       self->cap.nr_samples, in_cb, good);
+	EXPECT_LE(MIN_SAMPLES, in_cb);
+	EXPECT_EQ(in_cb, good);
 }
 
 TEST_HARNESS_MAIN

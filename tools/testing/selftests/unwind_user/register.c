@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * prctl(PR_REGISTER_UNWIND_TABLE) and PR_UNREGISTER_UNWIND_TABLE: every
+ * prctl(PR_REGISTER_EH_FRAME) and PR_UNREGISTER_EH_FRAME: every
  * errno path of the interface (Documentation/userspace-api/unwind_tables.rst),
  * the success path, the per-mm cap (kernel.unwind_tables_max), and the
- * registrations the kernel drops by itself (munmap, MAP_FIXED, dlclose) or
- * copies (fork) or forgets (exec).
+ * registrations the kernel drops by itself (munmap, MAP_FIXED, dlclose,
+ * MADV_DONTFORK text at fork), moves (mremap) or shares (fork) or forgets
+ * (exec); the vDSO's registration and the cap; who may read
+ * /proc/<pid>/unwind_tables.
  *
  * The valid registration every case starts from is a real object's:
  * libunwind_cb.so (built without frame pointers), dlopen()ed, its text and
@@ -24,8 +26,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <asm/prctl.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -164,11 +172,17 @@ static unsigned char *copy_hdr(struct __test_metadata *_metadata, struct ctx *ct
 	return hdr;
 }
 
-/* The library's registration, with its table replaced by @hdr. */
-static void use_hdr(struct prctl_unwind_table *tbl, const unsigned char *hdr, uint64_t size)
+/*
+ * The library's registration, with its tables replaced by the copy at @hdr:
+ * the header, @size bytes, and .eh_frame in the rest of the copy.
+ */
+static void use_hdr(struct ctx *ctx, struct prctl_eh_frame *tbl, const unsigned char *hdr,
+		    uint64_t size)
 {
-	tbl->table_start = (uintptr_t)hdr;
-	tbl->table_size = size;
+	tbl->eh_frame_hdr_start = (uintptr_t)hdr;
+	tbl->eh_frame_hdr_size = size;
+	tbl->eh_frame_start = (uintptr_t)hdr;
+	tbl->eh_frame_size = ctx->data_size;
 }
 
 /* One call of the table: what the case sets up, then prctl(option, arg, size, arg4, arg5). */
@@ -176,7 +190,7 @@ struct call {
 	int option;
 	const void *arg;		/* &tbl unless the case says otherwise */
 	unsigned long size, arg4, arg5;
-	struct prctl_unwind_table tbl;
+	struct prctl_eh_frame tbl;
 	bool unregisters;		/* a success removes a line instead of adding one */
 };
 
@@ -211,17 +225,16 @@ static void check_kmsg(struct __test_metadata *_metadata, struct ctx *ctx, const
 }
 
 /* Register @c->tbl: the kernel must list exactly that line, once. */
-static void must_register(struct __test_metadata *_metadata, const struct prctl_unwind_table *t)
+static void must_register(struct __test_metadata *_metadata, const struct prctl_eh_frame *t)
 {
 	char *before = tables(_metadata), *after;
 
-	ASSERT_EQ(0, ut_prctl(PR_REGISTER_UNWIND_TABLE, t, sizeof(*t), 0, 0));
+	ASSERT_EQ(0, ut_prctl(PR_REGISTER_EH_FRAME, t, sizeof(*t), 0, 0));
 	after = tables(_metadata);
 	EXPECT_EQ(ut_count_lines(before) + 1, ut_count_lines(after));
-	EXPECT_NE(NULL, ut_find_line(after, t->text_start, t->text_end, t->table_start,
-				     t->table_size))
-		TH_LOG("no line for %llx-%llx in:\n%s", (unsigned long long)t->text_start,
-		       (unsigned long long)t->text_end, after);
+	EXPECT_NE(NULL, ut_find_line(after, t))
+		TH_LOG("no line for %llx+%llx in:\n%s", (unsigned long long)t->text_start,
+		       (unsigned long long)t->text_size, after);
 	free(before);
 	free(after);
 }
@@ -234,14 +247,14 @@ static void must_register(struct __test_metadata *_metadata, const struct prctl_
 static void run_case(struct __test_metadata *_metadata, struct ctx *ctx, const char *name,
 		     int err, prep_fn prep)
 {
-	const struct prctl_unwind_table *t;
-	struct call c = { .option = PR_REGISTER_UNWIND_TABLE, .size = sizeof(c.tbl) };
+	const struct prctl_eh_frame *t;
+	struct call c = { .option = PR_REGISTER_EH_FRAME, .size = sizeof(c.tbl) };
 	char *reason = _metadata->results->reason, *before, *after;
 	size_t size = sizeof(_metadata->results->reason);
 	int ret, len;
 
 	c.arg = &c.tbl;
-	ut_table_of(&ctx->lib, &c.tbl);
+	ut_desc_of(&ctx->lib, &c.tbl);
 	if (prep)
 		prep(_metadata, ctx, &c);
 	t = &c.tbl;
@@ -259,14 +272,13 @@ static void run_case(struct __test_metadata *_metadata, struct ctx *ctx, const c
 		EXPECT_STREQ(before, after);
 	} else if (c.unregisters) {
 		EXPECT_EQ(ut_count_lines(before), ut_count_lines(after) + 1);
-		EXPECT_EQ(NULL, ut_find_overlap(after, t->text_start, t->text_end, NULL, NULL,
-						NULL));
+		EXPECT_EQ(NULL, ut_find_overlap(after, t->text_start, t->text_start + t->text_size,
+						NULL, NULL, NULL));
 	} else {
 		EXPECT_EQ(ut_count_lines(before) + 1, ut_count_lines(after));
-		EXPECT_NE(NULL, ut_find_line(after, t->text_start, t->text_end, t->table_start,
-					     t->table_size))
+		EXPECT_NE(NULL, ut_find_line(after, t))
 			TH_LOG("no line for the registration in:\n%s", after);
-		EXPECT_EQ(0, ut_unregister(t->text_start, t->text_end));
+		EXPECT_EQ(0, ut_unregister(t->text_start, t->text_start + t->text_size));
 		free(after);
 		after = tables(_metadata);
 		EXPECT_STREQ(before, after);
@@ -284,7 +296,7 @@ static void run_case(struct __test_metadata *_metadata, struct ctx *ctx, const c
 
 static void size_small(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	c->size = PRCTL_UNWIND_TABLE_SIZE_VER0 - 8;
+	c->size = PRCTL_EH_FRAME_SIZE_VER0 - 8;
 }
 
 static void size_zero(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -365,7 +377,7 @@ static void format_zero(struct __test_metadata *_metadata, struct ctx *ctx, stru
 
 static void format_unknown(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	c->tbl.format = PR_UNWIND_TABLE_EH_FRAME_HDR + 1;
+	c->tbl.format = PR_EH_FRAME_FORMAT_EH_FRAME_HDR + 1;
 }
 
 static void flags_set(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -382,24 +394,24 @@ static void flags_high(struct __test_metadata *_metadata, struct ctx *ctx, struc
 
 static void text_empty(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	c->tbl.text_end = c->tbl.text_start;
+	c->tbl.text_size = 0;
 }
 
-static void text_reversed(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+static void text_wraps(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	c->tbl.text_end = c->tbl.text_start - 1;
+	c->tbl.text_size = -c->tbl.text_start + 16;
 }
 
 /* Ends beyond the user address space (and near the top of the 64-bit space). */
 static void text_too_high(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	c->tbl.text_end = ~0ULL;
+	c->tbl.text_size = ~0ULL - c->tbl.text_start;
 }
 
 static void text_unmapped(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
 	c->tbl.text_start = unmapped(_metadata, ctx);
-	c->tbl.text_end = c->tbl.text_start + ctx->page;
+	c->tbl.text_size = ctx->page;
 }
 
 /* Executable text followed by a hole. */
@@ -409,7 +421,7 @@ static void text_partly_unmapped(struct __test_metadata *_metadata, struct ctx *
 	char *p = map_guarded(_metadata, ctx, 1, PROT_READ | PROT_EXEC);
 
 	c->tbl.text_start = (uintptr_t)p;
-	c->tbl.text_end = (uintptr_t)p + 2 * ctx->page;
+	c->tbl.text_size = 2 * ctx->page;
 }
 
 static void text_not_exec(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -417,7 +429,7 @@ static void text_not_exec(struct __test_metadata *_metadata, struct ctx *ctx, st
 	char *p = map_guarded(_metadata, ctx, 1, PROT_READ);
 
 	c->tbl.text_start = (uintptr_t)p;
-	c->tbl.text_end = (uintptr_t)p + ctx->page;
+	c->tbl.text_size = ctx->page;
 }
 
 static void text_partly_not_exec(struct __test_metadata *_metadata, struct ctx *ctx,
@@ -427,24 +439,29 @@ static void text_partly_not_exec(struct __test_metadata *_metadata, struct ctx *
 
 	ASSERT_EQ(0, mprotect(p + ctx->page, ctx->page, PROT_READ));
 	c->tbl.text_start = (uintptr_t)p;
-	c->tbl.text_end = (uintptr_t)p + 2 * ctx->page;
+	c->tbl.text_size = 2 * ctx->page;
 }
 
-/* --- the table's range --- */
+/* --- the header's range --- */
 
 static void table_size_zero(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	c->tbl.table_size = 0;
+	c->tbl.eh_frame_hdr_size = 0;
 }
 
 static void table_wraps(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	c->tbl.table_size = -c->tbl.table_start + 16;
+	c->tbl.eh_frame_hdr_size = -c->tbl.eh_frame_hdr_start + 16;
+}
+
+static void table_too_high(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.eh_frame_hdr_size = ~0ULL - c->tbl.eh_frame_hdr_start;
 }
 
 static void table_unmapped(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	c->tbl.table_start = unmapped(_metadata, ctx);
+	c->tbl.eh_frame_hdr_start = unmapped(_metadata, ctx);
 }
 
 /* A copy of the header whose last byte is followed by a hole. */
@@ -452,17 +469,82 @@ static void table_partly_unmapped(struct __test_metadata *_metadata, struct ctx 
 				  struct call *c)
 {
 	char *p = map_guarded(_metadata, ctx, 1, PROT_READ | PROT_WRITE);
-	unsigned char *hdr = (unsigned char *)p + ctx->page - c->tbl.table_size + 1;
+	unsigned char *hdr = (unsigned char *)p + ctx->page - c->tbl.eh_frame_hdr_size + 1;
 
-	memcpy(hdr, (const void *)(uintptr_t)ctx->lib.hdr_start, c->tbl.table_size - 1);
-	c->tbl.table_start = (uintptr_t)hdr;
+	memcpy(hdr, (const void *)(uintptr_t)ctx->lib.hdr_start, c->tbl.eh_frame_hdr_size - 1);
+	c->tbl.eh_frame_hdr_start = (uintptr_t)hdr;
+}
+
+/* --- the range that holds .eh_frame --- */
+
+static void eh_frame_size_zero(struct __test_metadata *_metadata, struct ctx *ctx,
+			       struct call *c)
+{
+	c->tbl.eh_frame_size = 0;
+}
+
+static void eh_frame_wraps(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.eh_frame_size = -c->tbl.eh_frame_start + 16;
+}
+
+static void eh_frame_too_high(struct __test_metadata *_metadata, struct ctx *ctx,
+			      struct call *c)
+{
+	c->tbl.eh_frame_size = ~0ULL - c->tbl.eh_frame_start;
+}
+
+/*
+ * A copy of the header and .eh_frame in the last pages of a mapping whose
+ * first page has @prot (or is unmapped if @prot is -1); the range said to
+ * hold .eh_frame starts on that page.
+ */
+static void eh_frame_first_page(struct __test_metadata *_metadata, struct ctx *ctx,
+				struct call *c, int prot)
+{
+	size_t pages = (ctx->data_size + ctx->page - 1) / ctx->page;
+	char *p = map_guarded(_metadata, ctx, pages + 1, PROT_READ | PROT_WRITE);
+	unsigned char *hdr = (unsigned char *)p + (pages + 1) * ctx->page - ctx->data_size;
+
+	memcpy(hdr, (const void *)(uintptr_t)ctx->lib.hdr_start, ctx->data_size);
+	use_hdr(ctx, &c->tbl, hdr, ctx->lib.hdr_size);
+	c->tbl.eh_frame_start = (uintptr_t)p;
+	c->tbl.eh_frame_size = (uintptr_t)hdr + ctx->data_size - (uintptr_t)p;
+	ASSERT_EQ(0, prot < 0 ? munmap(p, ctx->page) : mprotect(p, ctx->page, prot));
+}
+
+/* The copy with a readable page before it: accepted (the cases below differ in that page). */
+static void eh_frame_readable(struct __test_metadata *_metadata, struct ctx *ctx,
+			      struct call *c)
+{
+	eh_frame_first_page(_metadata, ctx, c, PROT_READ);
+}
+
+static void eh_frame_partly_unmapped(struct __test_metadata *_metadata, struct ctx *ctx,
+				     struct call *c)
+{
+	eh_frame_first_page(_metadata, ctx, c, -1);
+}
+
+static void eh_frame_partly_prot_none(struct __test_metadata *_metadata, struct ctx *ctx,
+				      struct call *c)
+{
+	eh_frame_first_page(_metadata, ctx, c, PROT_NONE);
+}
+
+/* A range that ends before the .eh_frame the header points to. */
+static void eh_frame_excludes_it(struct __test_metadata *_metadata, struct ctx *ctx,
+				 struct call *c)
+{
+	c->tbl.eh_frame_start = c->tbl.eh_frame_hdr_start;
+	c->tbl.eh_frame_size = c->tbl.eh_frame_hdr_size;
 }
 
 static void table_prot_none(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
 	unsigned char *hdr = copy_hdr(_metadata, ctx);
 
-	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+	use_hdr(ctx, &c->tbl, hdr, ctx->lib.hdr_size);
 	ASSERT_EQ(0, mprotect((void *)((uintptr_t)hdr & ~(ctx->page - 1)), ctx->page,
 			      PROT_NONE));
 }
@@ -470,7 +552,7 @@ static void table_prot_none(struct __test_metadata *_metadata, struct ctx *ctx, 
 /* A valid copy: accepted, which makes the cases below that change one byte of it meaningful. */
 static void hdr_copy(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	use_hdr(&c->tbl, copy_hdr(_metadata, ctx), ctx->lib.hdr_size);
+	use_hdr(ctx, &c->tbl, copy_hdr(_metadata, ctx), ctx->lib.hdr_size);
 }
 
 /* --- the header's content: a copy, with one field changed --- */
@@ -480,7 +562,7 @@ static void hdr_version(struct __test_metadata *_metadata, struct ctx *ctx, stru
 	unsigned char *hdr = copy_hdr(_metadata, ctx);
 
 	hdr[0] = 2;
-	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+	use_hdr(ctx, &c->tbl, hdr, ctx->lib.hdr_size);
 }
 
 static void hdr_fde_count_big(struct __test_metadata *_metadata, struct ctx *ctx,
@@ -490,19 +572,19 @@ static void hdr_fde_count_big(struct __test_metadata *_metadata, struct ctx *ctx
 
 	/* 12 bytes of header, then 8 per entry */
 	put_s32(hdr + 8, (ctx->lib.hdr_size - 12) / 8 + 1);
-	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+	use_hdr(ctx, &c->tbl, hdr, ctx->lib.hdr_size);
 }
 
 /* The real header, with a size that cuts off its last table entry. */
 static void hdr_size_short(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	c->tbl.table_size -= 8;
+	c->tbl.eh_frame_hdr_size -= 8;
 }
 
 /* Too short for the header's fixed part. */
 static void hdr_truncated(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	c->tbl.table_size = 6;
+	c->tbl.eh_frame_hdr_size = 6;
 }
 
 static void hdr_ptr_enc_bad(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -510,7 +592,7 @@ static void hdr_ptr_enc_bad(struct __test_metadata *_metadata, struct ctx *ctx, 
 	unsigned char *hdr = copy_hdr(_metadata, ctx);
 
 	hdr[1] = 0x0f;		/* no such DW_EH_PE format */
-	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+	use_hdr(ctx, &c->tbl, hdr, ctx->lib.hdr_size);
 }
 
 static void hdr_count_enc_pcrel(struct __test_metadata *_metadata, struct ctx *ctx,
@@ -519,7 +601,7 @@ static void hdr_count_enc_pcrel(struct __test_metadata *_metadata, struct ctx *c
 	unsigned char *hdr = copy_hdr(_metadata, ctx);
 
 	hdr[2] = EH_PE_pcrel | EH_PE_udata4;	/* a count is no address */
-	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+	use_hdr(ctx, &c->tbl, hdr, ctx->lib.hdr_size);
 }
 
 /* eh_frame_ptr into the unmapped page after the copy. */
@@ -529,7 +611,7 @@ static void hdr_eh_frame_after(struct __test_metadata *_metadata, struct ctx *ct
 	unsigned char *hdr = copy_hdr(_metadata, ctx);
 
 	put_s32(hdr + 4, ctx->data_size + 64 - 4);
-	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+	use_hdr(ctx, &c->tbl, hdr, ctx->lib.hdr_size);
 }
 
 /* eh_frame_ptr into the unmapped page before the copy. */
@@ -541,7 +623,7 @@ static void hdr_eh_frame_before(struct __test_metadata *_metadata, struct ctx *c
 	uintptr_t hole = (uintptr_t)hdr + ctx->data_size - pages * ctx->page - ctx->page / 2;
 
 	put_s32(hdr + 4, (int32_t)(hole - ((uintptr_t)hdr + 4)));
-	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+	use_hdr(ctx, &c->tbl, hdr, ctx->lib.hdr_size);
 }
 
 static void hdr_no_count(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -549,7 +631,7 @@ static void hdr_no_count(struct __test_metadata *_metadata, struct ctx *ctx, str
 	unsigned char *hdr = copy_hdr(_metadata, ctx);
 
 	hdr[2] = EH_PE_omit;
-	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+	use_hdr(ctx, &c->tbl, hdr, ctx->lib.hdr_size);
 }
 
 static void hdr_no_table(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -557,7 +639,7 @@ static void hdr_no_table(struct __test_metadata *_metadata, struct ctx *ctx, str
 	unsigned char *hdr = copy_hdr(_metadata, ctx);
 
 	hdr[3] = EH_PE_omit;
-	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+	use_hdr(ctx, &c->tbl, hdr, ctx->lib.hdr_size);
 }
 
 /* Variable-size entries: no binary search. */
@@ -567,7 +649,7 @@ static void hdr_table_uleb128(struct __test_metadata *_metadata, struct ctx *ctx
 	unsigned char *hdr = copy_hdr(_metadata, ctx);
 
 	hdr[3] = EH_PE_datarel | EH_PE_uleb128;
-	use_hdr(&c->tbl, hdr, ctx->lib.hdr_size);
+	use_hdr(ctx, &c->tbl, hdr, ctx->lib.hdr_size);
 }
 
 /* --- overlaps --- */
@@ -575,14 +657,15 @@ static void hdr_table_uleb128(struct __test_metadata *_metadata, struct ctx *ctx
 /* The objects exec registered: the program, ld.so, the vDSO. */
 static void overlap_exe(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	ut_table_of(&ctx->exe, &c->tbl);
+	ut_desc_of(&ctx->exe, &c->tbl);
 }
 
 static void overlap_exe_last_byte(struct __test_metadata *_metadata, struct ctx *ctx,
 				  struct call *c)
 {
-	ut_table_of(&ctx->exe, &c->tbl);
-	c->tbl.text_start = c->tbl.text_end - 1;
+	ut_desc_of(&ctx->exe, &c->tbl);
+	c->tbl.text_start += c->tbl.text_size - 1;
+	c->tbl.text_size = 1;
 }
 
 static void overlap_ld_so(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -590,7 +673,7 @@ static void overlap_ld_so(struct __test_metadata *_metadata, struct ctx *ctx, st
 	struct ut_object ld;
 
 	ASSERT_EQ(0, ut_find_object("ld-linux-x86-64.so.2", &ld));
-	ut_table_of(&ld, &c->tbl);
+	ut_desc_of(&ld, &c->tbl);
 }
 
 static void overlap_vdso(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -598,7 +681,7 @@ static void overlap_vdso(struct __test_metadata *_metadata, struct ctx *ctx, str
 	struct ut_object vdso;
 
 	ASSERT_EQ(0, ut_find_object("linux-vdso.so.1", &vdso));
-	ut_table_of(&vdso, &c->tbl);
+	ut_desc_of(&vdso, &c->tbl);
 }
 
 static void double_register(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -618,9 +701,11 @@ static void overlap_registered(struct __test_metadata *_metadata, struct ctx *ct
 
 static void as_unregister(struct call *c)
 {
-	c->option = PR_UNREGISTER_UNWIND_TABLE;
-	c->tbl.table_start = 0;
-	c->tbl.table_size = 0;
+	c->option = PR_UNREGISTER_EH_FRAME;
+	c->tbl.eh_frame_hdr_start = 0;
+	c->tbl.eh_frame_hdr_size = 0;
+	c->tbl.eh_frame_start = 0;
+	c->tbl.eh_frame_size = 0;
 }
 
 static void unreg_unknown(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -631,7 +716,15 @@ static void unreg_unknown(struct __test_metadata *_metadata, struct ctx *ctx, st
 static void unreg_table_set(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
 	must_register(_metadata, &c->tbl);
-	c->option = PR_UNREGISTER_UNWIND_TABLE;
+	c->option = PR_UNREGISTER_EH_FRAME;
+}
+
+static void unreg_eh_frame_set(struct __test_metadata *_metadata, struct ctx *ctx,
+			       struct call *c)
+{
+	must_register(_metadata, &c->tbl);
+	as_unregister(c);
+	c->tbl.eh_frame_size = 1;
 }
 
 static void unreg_table_size_set(struct __test_metadata *_metadata, struct ctx *ctx,
@@ -639,7 +732,7 @@ static void unreg_table_size_set(struct __test_metadata *_metadata, struct ctx *
 {
 	must_register(_metadata, &c->tbl);
 	as_unregister(c);
-	c->tbl.table_size = 1;
+	c->tbl.eh_frame_hdr_size = 1;
 }
 
 /* A registered range, named by a part of it. */
@@ -647,7 +740,7 @@ static void unreg_part(struct __test_metadata *_metadata, struct ctx *ctx, struc
 {
 	must_register(_metadata, &c->tbl);
 	as_unregister(c);
-	c->tbl.text_end--;
+	c->tbl.text_size--;
 }
 
 /* A registered range, named with one byte more. */
@@ -655,7 +748,7 @@ static void unreg_more(struct __test_metadata *_metadata, struct ctx *ctx, struc
 {
 	must_register(_metadata, &c->tbl);
 	as_unregister(c);
-	c->tbl.text_end++;
+	c->tbl.text_size++;
 }
 
 static void unreg_size_small(struct __test_metadata *_metadata, struct ctx *ctx,
@@ -663,7 +756,7 @@ static void unreg_size_small(struct __test_metadata *_metadata, struct ctx *ctx,
 {
 	must_register(_metadata, &c->tbl);
 	as_unregister(c);
-	c->size = PRCTL_UNWIND_TABLE_SIZE_VER0 - 1;
+	c->size = PRCTL_EH_FRAME_SIZE_VER0 - 1;
 }
 
 static void unreg_format(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -690,7 +783,7 @@ static void unreg_arg4(struct __test_metadata *_metadata, struct ctx *ctx, struc
 static void unreg_reversed(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
 	as_unregister(c);
-	c->tbl.text_end = c->tbl.text_start;
+	c->tbl.text_size = 0;
 }
 
 /* A registration exec made, named as /proc/self/unwind_tables lists it. */
@@ -705,7 +798,7 @@ static void unreg_exe(struct __test_metadata *_metadata, struct ctx *ctx, struct
 	free(t);
 	as_unregister(c);
 	c->tbl.text_start = start;
-	c->tbl.text_end = end;
+	c->tbl.text_size = end - start;
 	c->unregisters = true;
 }
 
@@ -746,17 +839,25 @@ CASE(format_unknown, EINVAL);
 CASE(flags_set, EINVAL);
 CASE(flags_high, EINVAL);
 CASE(text_empty, EINVAL);
-CASE(text_reversed, EINVAL);
-CASE(text_too_high, EFAULT);
-CASE(text_unmapped, EFAULT);
-CASE(text_partly_unmapped, EFAULT);
+CASE(text_wraps, EINVAL);
+CASE(text_too_high, ENOMEM);
+CASE(text_unmapped, ENOMEM);
+CASE(text_partly_unmapped, ENOMEM);
 CASE(text_not_exec, EACCES);
 CASE(text_partly_not_exec, EACCES);
 CASE(table_size_zero, EINVAL);
 CASE(table_wraps, EINVAL);
-CASE(table_unmapped, EFAULT);
-CASE(table_partly_unmapped, EFAULT);
+CASE(table_too_high, ENOMEM);
+CASE(table_unmapped, ENOMEM);
+CASE(table_partly_unmapped, ENOMEM);
 CASE(table_prot_none, EACCES);
+CASE(eh_frame_size_zero, EINVAL);
+CASE(eh_frame_wraps, EINVAL);
+CASE(eh_frame_too_high, ENOMEM);
+CASE(eh_frame_readable, 0);
+CASE(eh_frame_partly_unmapped, ENOMEM);
+CASE(eh_frame_partly_prot_none, EACCES);
+CASE(eh_frame_excludes_it, ENOEXEC);
 CASE(hdr_copy, 0);
 CASE(hdr_version, ENOEXEC);
 CASE(hdr_fde_count_big, ENOEXEC);
@@ -778,6 +879,7 @@ CASE(overlap_registered, EEXIST);
 CASE(unreg_unknown, ENOENT);
 CASE(unreg_table_set, EINVAL);
 CASE(unreg_table_size_set, EINVAL);
+CASE(unreg_eh_frame_set, EINVAL);
 CASE(unreg_part, ENOENT);
 CASE(unreg_more, ENOENT);
 CASE(unreg_size_small, EINVAL);
@@ -822,13 +924,14 @@ TEST_F(reg, register_unregister)
 {
 	const struct ut_object *lib = &self->ctx.lib;
 	char *before = tables(_metadata), *t;
+	struct prctl_eh_frame desc;
 
+	ut_desc_of(lib, &desc);
 	ASSERT_EQ(NULL, ut_find_overlap(before, lib->text_start, lib->text_end, NULL, NULL, NULL))
 		TH_LOG("%s registered before the test:\n%s", LIB_NAME, before);
-	ASSERT_EQ(0, ut_register(lib->text_start, lib->text_end, lib->hdr_start, lib->hdr_size));
+	ASSERT_EQ(0, ut_register(&desc));
 	t = tables(_metadata);
-	EXPECT_NE(NULL, ut_find_line(t, lib->text_start, lib->text_end, lib->hdr_start,
-				     lib->hdr_size))
+	EXPECT_NE(NULL, ut_find_line(t, &desc))
 		TH_LOG("no line for %s in:\n%s", LIB_NAME, t);
 	EXPECT_EQ(ut_count_lines(before) + 1, ut_count_lines(t));
 	ut_print_lines("registered " LIB_NAME ":", t);
@@ -883,16 +986,17 @@ static void drop_test(struct __test_metadata *_metadata, struct ctx *ctx, size_t
 		      void (*unmap)(struct __test_metadata *, struct ctx *, char *))
 {
 	char *p = map_guarded(_metadata, ctx, pages, PROT_READ | PROT_EXEC);
-	struct prctl_unwind_table tbl;
+	struct prctl_eh_frame tbl;
 	char *before = tables(_metadata), *t;
 
-	ut_table_of(&ctx->lib, &tbl);
+	ut_desc_of(&ctx->lib, &tbl);
 	tbl.text_start = (uintptr_t)p;
-	tbl.text_end = (uintptr_t)p + pages * ctx->page;
+	tbl.text_size = pages * ctx->page;
 	must_register(_metadata, &tbl);
 	unmap(_metadata, ctx, p);
 	t = tables(_metadata);
-	EXPECT_EQ(NULL, ut_find_overlap(t, tbl.text_start, tbl.text_end, NULL, NULL, NULL))
+	EXPECT_EQ(NULL, ut_find_overlap(t, tbl.text_start, tbl.text_start + tbl.text_size, NULL,
+					NULL, NULL))
 		TH_LOG("still registered:\n%s", t);
 	EXPECT_STREQ(before, t);
 	free(before);
@@ -934,7 +1038,7 @@ TEST_F(reg, map_fixed_drops)
 /* A library whose text this program registered, then dlclose()d. */
 TEST_F(reg, dlclose_drops)
 {
-	struct prctl_unwind_table tbl;
+	struct prctl_eh_frame tbl;
 	struct ut_object lib2;
 	char path[PATH_MAX], *before = tables(_metadata), *t;
 	void *h;
@@ -943,12 +1047,13 @@ TEST_F(reg, dlclose_drops)
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	ASSERT_NE(NULL, h) TH_LOG("dlopen: %s", dlerror());
 	ASSERT_EQ(0, ut_find_object(LIB2_NAME, &lib2));
-	ut_table_of(&lib2, &tbl);
+	ut_desc_of(&lib2, &tbl);
 	must_register(_metadata, &tbl);
 	ASSERT_EQ(0, dlclose(h));
 	ASSERT_NE(0, ut_find_object(LIB2_NAME, &lib2)) TH_LOG("%s still mapped", LIB2_NAME);
 	t = tables(_metadata);
-	EXPECT_EQ(NULL, ut_find_overlap(t, tbl.text_start, tbl.text_end, NULL, NULL, NULL))
+	EXPECT_EQ(NULL, ut_find_overlap(t, tbl.text_start, tbl.text_start + tbl.text_size, NULL,
+					NULL, NULL))
 		TH_LOG("still registered:\n%s", t);
 	EXPECT_STREQ(before, t);
 	free(before);
@@ -960,12 +1065,14 @@ TEST_F(reg, dlclose_drops)
 TEST_F(reg, fork_exec)
 {
 	const struct ut_object *lib = &self->ctx.lib;
+	struct prctl_eh_frame desc;
 	char *t, out[4096];
 	int status, fd[2];
 	ssize_t n, len = 0;
 	pid_t pid;
 
-	ASSERT_EQ(0, ut_register(lib->text_start, lib->text_end, lib->hdr_start, lib->hdr_size));
+	ut_desc_of(lib, &desc);
+	ASSERT_EQ(0, ut_register(&desc));
 	t = tables(_metadata);
 
 	pid = fork();
@@ -995,12 +1102,246 @@ TEST_F(reg, fork_exec)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
 	EXPECT_NE(0, len);
-	EXPECT_EQ(NULL, ut_find_line(out, lib->text_start, lib->text_end, lib->hdr_start,
-				     lib->hdr_size))
+	EXPECT_EQ(NULL, ut_find_line(out, &desc))
 		TH_LOG("the registration survived exec:\n%s", out);
 	ksft_print_msg("after exec of cat: %u registrations\n", ut_count_lines(out));
 	free(t);
 	check_kmsg(_metadata, &self->ctx, "fork_exec");
+}
+
+/* Text the child does not get (MADV_DONTFORK) has no registration there. */
+TEST_F(reg, dontfork_dropped)
+{
+	struct ctx *ctx = &self->ctx;
+	char *p = map_guarded(_metadata, ctx, 1, PROT_READ | PROT_EXEC);
+	struct prctl_eh_frame tbl;
+	int status;
+	pid_t pid;
+
+	ut_desc_of(&ctx->lib, &tbl);
+	tbl.text_start = (uintptr_t)p;
+	tbl.text_size = ctx->page;
+	must_register(_metadata, &tbl);
+	ASSERT_EQ(0, madvise(p, ctx->page, MADV_DONTFORK));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char *t = ut_read_tables();
+		uint64_t end = tbl.text_start + ctx->page;
+
+		/* 2: cannot tell; 1: the child inherited it; 0: as it should be */
+		_exit(!t ? 2 : !!ut_find_overlap(t, tbl.text_start, end, NULL, NULL, NULL));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("the child has the parent's MADV_DONTFORK text registered");
+	EXPECT_EQ(0, ut_unregister(tbl.text_start, tbl.text_start + ctx->page))
+		TH_LOG("the parent lost its registration");
+	check_kmsg(_metadata, ctx, "dontfork");
+}
+
+/* The line of /proc/self/unwind_tables for text starting at @start, parsed. */
+static bool line_at(const char *tables, uint64_t start, uint64_t *end, uint64_t *hdr)
+{
+	for (const char *p = tables; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		unsigned long long s, e, h;
+
+		if (sscanf(p, "%llx-%llx eh_frame_hdr %llx", &s, &e, &h) == 3 && s == start) {
+			*end = e;
+			*hdr = h;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * An object whose text and tables are all in one mapping moves with it:
+ * three pages, the text in the first, a copy of the library's header and
+ * .eh_frame after it.  Text moved without its tables is dropped.
+ */
+TEST_F(reg, mremap_moves)
+{
+	struct ctx *ctx = &self->ctx;
+	size_t len = 3 * ctx->page;
+	char *p = map_guarded(_metadata, ctx, 3, PROT_READ | PROT_WRITE | PROT_EXEC);
+	char *dst = map_guarded(_metadata, ctx, 3, PROT_NONE);
+	char *text = map_guarded(_metadata, ctx, 1, PROT_READ | PROT_EXEC);
+	struct prctl_eh_frame tbl;
+	uint64_t end, hdr;
+	char *t;
+
+	ASSERT_LE(ctx->data_size, 2 * ctx->page);
+	memcpy(p + ctx->page, (const void *)(uintptr_t)ctx->lib.hdr_start, ctx->data_size);
+	ut_desc_of(&ctx->lib, &tbl);
+	tbl.text_start = (uintptr_t)p;
+	tbl.text_size = ctx->page;
+	use_hdr(ctx, &tbl, (unsigned char *)p + ctx->page, ctx->lib.hdr_size);
+	must_register(_metadata, &tbl);
+
+	ASSERT_EQ(dst, mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst));
+	t = tables(_metadata);
+	EXPECT_FALSE(line_at(t, (uintptr_t)p, &end, &hdr)) TH_LOG("left behind:\n%s", t);
+	EXPECT_TRUE(line_at(t, (uintptr_t)dst, &end, &hdr)) TH_LOG("not moved:\n%s", t);
+	EXPECT_EQ((uintptr_t)dst + ctx->page, end);
+	EXPECT_EQ((uintptr_t)dst + ctx->page, hdr);
+	free(t);
+	EXPECT_EQ(0, ut_unregister((uintptr_t)dst, (uintptr_t)dst + ctx->page));
+
+	/* The text alone, its tables in another mapping: dropped. */
+	ut_desc_of(&ctx->lib, &tbl);
+	tbl.text_start = (uintptr_t)text;
+	tbl.text_size = ctx->page;
+	must_register(_metadata, &tbl);
+	ASSERT_EQ(dst, mremap(text, ctx->page, ctx->page, MREMAP_MAYMOVE | MREMAP_FIXED, dst));
+	t = tables(_metadata);
+	EXPECT_EQ(NULL, ut_find_overlap(t, (uintptr_t)text, (uintptr_t)text + ctx->page, NULL,
+					NULL, NULL));
+	EXPECT_EQ(NULL, ut_find_overlap(t, (uintptr_t)dst, (uintptr_t)dst + ctx->page, NULL,
+					NULL, NULL));
+	free(t);
+	check_kmsg(_metadata, ctx, "mremap");
+}
+
+/* The vDSO, its data pages before it: [start, end). */
+static void find_vdso(struct __test_metadata *_metadata, uint64_t *start, uint64_t *text,
+		      uint64_t *end)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+
+	ASSERT_NE(NULL, f);
+	*start = *text = *end = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long s, e;
+
+		if (sscanf(line, "%llx-%llx", &s, &e) != 2)
+			continue;
+		if (strstr(line, "[vvar") && !*start)
+			*start = s;
+		if (strstr(line, "[vdso]")) {
+			*text = s;
+			*end = e;
+		}
+	}
+	fclose(f);
+	ASSERT_NE(0ULL, (unsigned long long)*text) TH_LOG("no [vdso] in /proc/self/maps");
+	if (!*start)
+		*start = *text;
+}
+
+/*
+ * CRIU moves the vDSO with mremap(): its registration, made by the kernel,
+ * moves with it.  (No glibc call that uses the vDSO runs while it is away.)
+ */
+TEST_F(reg, mremap_vdso)
+{
+	uint64_t start, text, end, hdr_end, hdr, hdr2;
+	char *dst = map_guarded(_metadata, &self->ctx, 8, PROT_NONE);
+	char *t;
+
+	find_vdso(_metadata, &start, &text, &end);
+	ASSERT_LE(end - text, 8 * self->ctx.page);
+	t = tables(_metadata);
+	ASSERT_TRUE(line_at(t, text, &hdr_end, &hdr)) TH_LOG("vDSO not registered:\n%s", t);
+	free(t);
+
+	ASSERT_EQ(dst, mremap((void *)(uintptr_t)text, end - text, end - text,
+			      MREMAP_MAYMOVE | MREMAP_FIXED, dst));
+	t = tables(_metadata);
+	EXPECT_TRUE(line_at(t, (uintptr_t)dst, &hdr_end, &hdr2)) TH_LOG("not moved:\n%s", t);
+	EXPECT_EQ(hdr - text, hdr2 - (uintptr_t)dst);
+	EXPECT_FALSE(line_at(t, text, &hdr_end, &hdr2)) TH_LOG("left behind:\n%s", t);
+	free(t);
+	ASSERT_EQ((void *)(uintptr_t)text, mremap(dst, end - text, end - text,
+						  MREMAP_MAYMOVE | MREMAP_FIXED,
+						  (void *)(uintptr_t)text));
+	t = tables(_metadata);
+	EXPECT_TRUE(line_at(t, text, &hdr_end, &hdr2));
+	EXPECT_EQ(hdr, hdr2);
+	free(t);
+	check_kmsg(_metadata, &self->ctx, "mremap_vdso");
+}
+
+/*
+ * /proc/<pid>/unwind_tables, like maps, is checked when it is opened.  An
+ * unprivileged process opens its own, as stdin of a set-user-ID program it
+ * execs (a copy of cat, on a tmpfs of a private mount namespace): the
+ * program, which could read anyone's, must get nothing of its own layout
+ * from that file.  And without the exec, the same file shows the process's
+ * registrations: the check can see lines when there are some.
+ */
+static void suid_cat(struct __test_metadata *_metadata, const char *file, bool do_exec,
+		     char *out, size_t size)
+{
+	char dir[] = "/tmp/unwind_user_suid_XXXXXX", cat[PATH_MAX];
+	int pipefd[2], status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(cat, sizeof(cat), "%s/cat", dir);
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char buf[4096];
+		int in, o, fd;
+
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("tmpfs", dir, "tmpfs", 0, "mode=0755"))
+			_exit(10);
+		in = open("/bin/cat", O_RDONLY);
+		o = open(cat, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+		if (in < 0 || o < 0)
+			_exit(11);
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (write(o, buf, n) != n)
+				_exit(12);
+		close(in);
+		if (fchown(o, 0, 0) || fchmod(o, 04755) || close(o))
+			_exit(13);
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534) ||
+		    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+			_exit(14);
+		fd = open(file, O_RDONLY);
+		if (fd < 0 || dup2(fd, 0) < 0 || dup2(pipefd[1], 1) < 0)
+			_exit(15);
+		if (do_exec) {
+			execl(cat, "cat", (char *)NULL);
+			_exit(16);
+		}
+		while ((n = read(0, buf, sizeof(buf))) > 0)
+			if (write(1, buf, n) != n)
+				_exit(17);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	while (len < (ssize_t)size - 1 && (n = read(pipefd[0], out + len, size - 1 - len)) > 0)
+		len += n;
+	out[len] = '\0';
+	close(pipefd[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	rmdir(dir);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("setting up the set-user-ID cat failed");
+}
+
+TEST(proc_checked_at_open)
+{
+	char out[8192];
+
+	ASSERT_EQ(0U, geteuid()) TH_LOG("needs root, for the set-user-ID copy of cat");
+
+	suid_cat(_metadata, UNWIND_TABLES_PATH, false, out, sizeof(out));
+	EXPECT_LT(0U, ut_count_lines(out)) TH_LOG("nothing read without the exec");
+
+	suid_cat(_metadata, "/proc/self/maps", true, out, sizeof(out));
+	EXPECT_STREQ("", out) TH_LOG("maps leaked the set-user-ID program's layout");
+	suid_cat(_metadata, UNWIND_TABLES_PATH, true, out, sizeof(out));
+	EXPECT_STREQ("", out) TH_LOG("unwind_tables leaked the set-user-ID program's layout");
 }
 
 /*
@@ -1034,13 +1375,13 @@ TEST_F(cap, enospc)
 	char *p = map_guarded(_metadata, ctx, 3, PROT_READ | PROT_EXEC);
 	char *before = tables(_metadata), *t, *t2;
 	unsigned int count = ut_count_lines(before);
-	struct prctl_unwind_table tbl[3];
+	struct prctl_eh_frame tbl[3];
 	int ret;
 
 	for (int i = 0; i < 3; i++) {
-		ut_table_of(&ctx->lib, &tbl[i]);
+		ut_desc_of(&ctx->lib, &tbl[i]);
 		tbl[i].text_start = (uintptr_t)p + i * ctx->page;
-		tbl[i].text_end = tbl[i].text_start + ctx->page;
+		tbl[i].text_size = ctx->page;
 	}
 	ASSERT_EQ(0, ut_write_max((long)count + 2))
 		TH_LOG("cannot write %s", UNWIND_TABLES_MAX_PATH);
@@ -1049,7 +1390,7 @@ TEST_F(cap, enospc)
 	must_register(_metadata, &tbl[0]);
 	must_register(_metadata, &tbl[1]);
 	t = tables(_metadata);
-	ret = ut_prctl(PR_REGISTER_UNWIND_TABLE, &tbl[2], sizeof(tbl[2]), 0, 0);
+	ret = ut_prctl(PR_REGISTER_EH_FRAME, &tbl[2], sizeof(tbl[2]), 0, 0);
 	ksft_print_msg("case cap_reached: errno %s\n", errno_name(-ret));
 	EXPECT_EQ(-ENOSPC, ret);
 	t2 = tables(_metadata);
@@ -1059,15 +1400,129 @@ TEST_F(cap, enospc)
 	free(t2);
 
 	/* Room again after an unregistration. */
-	EXPECT_EQ(0, ut_unregister(tbl[0].text_start, tbl[0].text_end));
+	EXPECT_EQ(0, ut_unregister(tbl[0].text_start, tbl[0].text_start + ctx->page));
 	must_register(_metadata, &tbl[2]);
-	EXPECT_EQ(0, ut_unregister(tbl[1].text_start, tbl[1].text_end));
-	EXPECT_EQ(0, ut_unregister(tbl[2].text_start, tbl[2].text_end));
+	EXPECT_EQ(0, ut_unregister(tbl[1].text_start, tbl[1].text_start + ctx->page));
+	EXPECT_EQ(0, ut_unregister(tbl[2].text_start, tbl[2].text_start + ctx->page));
 	t = tables(_metadata);
 	EXPECT_STREQ(before, t);
 	free(t);
 	free(before);
 	check_kmsg(_metadata, ctx, "cap");
+}
+
+static long slab_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	long kb = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/*
+ * A process's registrations are freed when its address space goes, not when
+ * the last reference to its mm_struct does: an open /proc/<pid>/maps holds
+ * one of those, long after the process exited.  A child registers many
+ * ranges and is killed while this process holds its maps open; the slab
+ * memory must come back at exit, before the file is closed.
+ */
+TEST_F(cap, exit_frees_with_mm_pinned)
+{
+	const long n = 20000;
+	long page = self->ctx.page, before, held, exited, closed;
+	char path[64], c;
+	int pipefd[2], fd, status;
+	pid_t pid;
+
+	ASSERT_EQ(0, ut_write_max(n + 100));
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char *text = mmap(NULL, n * page, PROT_READ | PROT_EXEC,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		struct prctl_eh_frame d;
+
+		if (text == MAP_FAILED)
+			_exit(1);
+		ut_desc_of(&self->ctx.lib, &d);
+		d.text_size = page;
+		for (long i = 0; i < n; i++) {
+			d.text_start = (uintptr_t)text + i * page;
+			if (ut_register(&d))
+				_exit(2);
+		}
+		if (write(pipefd[1], "r", 1) != 1)
+			_exit(3);
+		pause();
+		_exit(0);
+	}
+	close(pipefd[1]);
+	before = slab_kb();
+	ASSERT_EQ(1, read(pipefd[0], &c, 1)) TH_LOG("the child could not register");
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	fd = open(path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	usleep(500000);
+	held = slab_kb();
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	/* Entries and tree nodes are freed after an RCU grace period. */
+	usleep(1000000);
+	exited = slab_kb();
+	close(fd);
+	usleep(1000000);
+	closed = slab_kb();
+	ksft_print_msg("Slab: %ld kB before, %ld with %ld registrations, %ld after exit, %s %ld\n",
+		       before, held, n, exited, "after close", closed);
+	ASSERT_LT(before + n * 100 / 1024, held) TH_LOG("the registrations used no memory?");
+	/* At most a fifth of it left when the process is gone. */
+	EXPECT_LT(exited - closed, (held - closed) / 5)
+		TH_LOG("the registrations outlived the process until the file was closed");
+}
+
+/*
+ * The vDSO, mapped again by arch_prctl(ARCH_MAP_VDSO_64) after munmap(),
+ * is registered under the same cap as everything else: with no room, it is
+ * mapped but not registered; with room, registered again.
+ */
+TEST_F(cap, vdso)
+{
+	uint64_t start, text, end, hdr_end, hdr;
+	unsigned int count;
+	char *t;
+
+	find_vdso(_metadata, &start, &text, &end);
+	t = tables(_metadata);
+	ASSERT_TRUE(line_at(t, text, &hdr_end, &hdr)) TH_LOG("vDSO not registered:\n%s", t);
+	count = ut_count_lines(t);
+	free(t);
+
+	ASSERT_EQ(0, munmap((void *)(uintptr_t)start, end - start));
+	ASSERT_EQ(0, ut_write_max((long)count - 1));
+	/* It returns the size of the vDSO. */
+	ASSERT_LT(0, syscall(SYS_arch_prctl, ARCH_MAP_VDSO_64, start));
+	t = tables(_metadata);
+	EXPECT_FALSE(line_at(t, text, &hdr_end, &hdr))
+		TH_LOG("registered beyond kernel.unwind_tables_max = %u:\n%s", count - 1, t);
+	EXPECT_EQ(count - 1, ut_count_lines(t));
+	free(t);
+
+	ASSERT_EQ(0, ut_write_max((long)count));
+	ASSERT_EQ(0, munmap((void *)(uintptr_t)start, end - start));
+	/* It returns the size of the vDSO. */
+	ASSERT_LT(0, syscall(SYS_arch_prctl, ARCH_MAP_VDSO_64, start));
+	t = tables(_metadata);
+	EXPECT_TRUE(line_at(t, text, &hdr_end, &hdr)) TH_LOG("not registered again:\n%s", t);
+	EXPECT_EQ(count, ut_count_lines(t));
+	free(t);
+	check_kmsg(_metadata, &self->ctx, "vdso");
 }
 
 TEST_HARNESS_MAIN

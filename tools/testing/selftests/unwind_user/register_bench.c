@@ -72,6 +72,7 @@ int main(int argc, char **argv)
 	long m = argc > 2 ? strtol(argv[2], NULL, 0) : 4000;
 	long page = sysconf(_SC_PAGESIZE), max = ut_read_max();
 	long slab0, sunr0, slab1, sunr1, slab2, sunr2;
+	struct prctl_eh_frame desc;
 	struct ut_object exe;
 	char *text, *tables;
 	double t0, t1, pair, syscall_ns, mmap_ns;
@@ -104,10 +105,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	/* The program's own table, for anonymous text: only its header is read. */
+	ut_desc_of(&exe, &desc);
+	desc.text_size = page;
+
 	t0 = now_ns();
 	for (long i = 0; i < n; i++) {
-		ret = ut_register((uintptr_t)text, (uintptr_t)text + page, exe.hdr_start,
-				  exe.hdr_size);
+		desc.text_start = (uintptr_t)text;
+		ret = ut_register(&desc);
 		if (!ret)
 			ret = ut_unregister((uintptr_t)text, (uintptr_t)text + page);
 		if (ret) {
@@ -145,8 +150,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (long i = 0; i < m; i++) {
-		ret = ut_register((uintptr_t)text + i * page, (uintptr_t)text + (i + 1) * page,
-				  exe.hdr_start, exe.hdr_size);
+		desc.text_start = (uintptr_t)text + i * page;
+		ret = ut_register(&desc);
 		if (ret) {
 			fprintf(stderr, "registration %ld of %ld: %s\n", i, m, strerror(-ret));
 			return 1;

@@ -47,7 +47,17 @@ static int find_cb(struct dl_phdr_info *info, size_t size, void *data)
 			obj->hdr_size = ph->p_memsz;
 		}
 	}
-	arg->found = obj->text_start && obj->hdr_start;
+	for (int i = 0; obj->hdr_start && i < info->dlpi_phnum; i++) {
+		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
+		uint64_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && obj->hdr_start >= start &&
+		    obj->hdr_start < start + ph->p_filesz) {
+			obj->eh_frame_start = start;
+			obj->eh_frame_size = ph->p_filesz;
+		}
+	}
+	arg->found = obj->text_start && obj->hdr_start && obj->eh_frame_start;
 	return 1;
 }
 
@@ -59,45 +69,46 @@ int ut_find_object(const char *suffix, struct ut_object *obj)
 	return arg.found ? 0 : -1;
 }
 
-void ut_table_of(const struct ut_object *obj, struct prctl_unwind_table *tbl)
+void ut_desc_of(const struct ut_object *obj, struct prctl_eh_frame *desc)
 {
-	memset(tbl, 0, sizeof(*tbl));
-	tbl->format = PR_UNWIND_TABLE_EH_FRAME_HDR;
-	tbl->text_start = obj->text_start;
-	tbl->text_end = obj->text_end;
-	tbl->table_start = obj->hdr_start;
-	tbl->table_size = obj->hdr_size;
+	memset(desc, 0, sizeof(*desc));
+	desc->format = PR_EH_FRAME_FORMAT_EH_FRAME_HDR;
+	desc->text_start = obj->text_start;
+	desc->text_size = obj->text_end - obj->text_start;
+	desc->eh_frame_start = obj->eh_frame_start;
+	desc->eh_frame_size = obj->eh_frame_size;
+	desc->eh_frame_hdr_start = obj->hdr_start;
+	desc->eh_frame_hdr_size = obj->hdr_size;
 }
 
-int ut_prctl(int option, const void *tbl, unsigned long size, unsigned long arg4,
+int ut_prctl(int option, const void *desc, unsigned long size, unsigned long arg4,
 	     unsigned long arg5)
 {
-	return prctl(option, (unsigned long)tbl, size, arg4, arg5) ? -errno : 0;
+	return prctl(option, (unsigned long)desc, size, arg4, arg5) ? -errno : 0;
 }
 
-int ut_register(uint64_t text_start, uint64_t text_end, uint64_t table_start,
-		uint64_t table_size)
+int ut_register(const struct prctl_eh_frame *desc)
 {
-	struct prctl_unwind_table tbl = {
-		.format = PR_UNWIND_TABLE_EH_FRAME_HDR,
-		.text_start = text_start,
-		.text_end = text_end,
-		.table_start = table_start,
-		.table_size = table_size,
-	};
+	return ut_prctl(PR_REGISTER_EH_FRAME, desc, sizeof(*desc), 0, 0);
+}
 
-	return ut_prctl(PR_REGISTER_UNWIND_TABLE, &tbl, sizeof(tbl), 0, 0);
+int ut_register_object(const struct ut_object *obj)
+{
+	struct prctl_eh_frame desc;
+
+	ut_desc_of(obj, &desc);
+	return ut_register(&desc);
 }
 
 int ut_unregister(uint64_t text_start, uint64_t text_end)
 {
-	struct prctl_unwind_table tbl = {
-		.format = PR_UNWIND_TABLE_EH_FRAME_HDR,
+	struct prctl_eh_frame desc = {
+		.format = PR_EH_FRAME_FORMAT_EH_FRAME_HDR,
 		.text_start = text_start,
-		.text_end = text_end,
+		.text_size = text_end - text_start,
 	};
 
-	return ut_prctl(PR_UNREGISTER_UNWIND_TABLE, &tbl, sizeof(tbl), 0, 0);
+	return ut_prctl(PR_UNREGISTER_EH_FRAME, &desc, sizeof(desc), 0, 0);
 }
 
 char *ut_read_tables(void)
@@ -146,18 +157,26 @@ unsigned int ut_count_lines(const char *tables)
 	return n;
 }
 
-const char *ut_find_line(const char *tables, uint64_t start, uint64_t end,
-			 uint64_t table, uint64_t size)
+const char *ut_find_line(const char *tables, const struct prctl_eh_frame *desc)
 {
 	char want[128];
 	size_t len;
 
-	len = snprintf(want, sizeof(want), "%llx-%llx eh_frame_hdr %llx %llu\n",
-		       (unsigned long long)start, (unsigned long long)end,
-		       (unsigned long long)table, (unsigned long long)size);
-	for (const char *p = tables; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, want, len))
+	/* What follows is where .eh_frame starts, as the header says. */
+	len = snprintf(want, sizeof(want), "%llx-%llx eh_frame_hdr %llx %llu eh_frame ",
+		       (unsigned long long)desc->text_start,
+		       (unsigned long long)(desc->text_start + desc->text_size),
+		       (unsigned long long)desc->eh_frame_hdr_start,
+		       (unsigned long long)desc->eh_frame_hdr_size);
+	for (const char *p = tables; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		unsigned long long eh_start, eh_size;
+
+		if (strncmp(p, want, len) || sscanf(p + len, "%llx %llu", &eh_start, &eh_size) != 2)
+			continue;
+		/* Reads of .eh_frame stop where the registration said. */
+		if (eh_start + eh_size == desc->eh_frame_start + desc->eh_frame_size)
 			return p;
+	}
 	return NULL;
 }
 

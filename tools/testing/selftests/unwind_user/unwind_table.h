@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The registration of user unwind tables, prctl(PR_REGISTER_UNWIND_TABLE),
+ * The registration of user unwind tables, prctl(PR_REGISTER_EH_FRAME),
  * seen from user space: the UAPI (from <linux/prctl.h> once the kernel
  * headers have it, else the copy below), the objects a process has mapped
  * (their text and .eh_frame_hdr, from the program headers), the
@@ -16,21 +16,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef PR_REGISTER_UNWIND_TABLE
-#define PR_REGISTER_UNWIND_TABLE	82
-#define PR_UNREGISTER_UNWIND_TABLE	83
-# define PR_UNWIND_TABLE_EH_FRAME_HDR	1
+#ifndef PR_REGISTER_EH_FRAME
+#define PR_REGISTER_EH_FRAME		82
+#define PR_UNREGISTER_EH_FRAME		83
+# define PR_EH_FRAME_FORMAT_EH_FRAME_HDR	1
 
-struct prctl_unwind_table {
+struct prctl_eh_frame {
 	__u32	format;
 	__u32	flags;
 	__u64	text_start;
-	__u64	text_end;
-	__u64	table_start;
-	__u64	table_size;
+	__u64	text_size;
+	__u64	eh_frame_start;
+	__u64	eh_frame_size;
+	__u64	eh_frame_hdr_start;
+	__u64	eh_frame_hdr_size;
 };
 
-#define PRCTL_UNWIND_TABLE_SIZE_VER0	40
+#define PRCTL_EH_FRAME_SIZE_VER0	56
 #endif
 
 #define UNWIND_TABLES_PATH	"/proc/self/unwind_tables"
@@ -45,12 +47,16 @@ struct prctl_unwind_table {
 #define EH_PE_datarel	0x30
 #define EH_PE_omit	0xff
 
-/* A mapped object: its text (the PF_X PT_LOAD) and its .eh_frame_hdr. */
+/*
+ * A mapped object: its text (the PF_X PT_LOAD), its .eh_frame_hdr, and the
+ * PT_LOAD that holds the header, which bounds .eh_frame (the rule exec uses).
+ */
 struct ut_object {
 	char name[256];
 	uint64_t base;			/* load bias (link_map l_addr) */
 	uint64_t text_start, text_end;
 	uint64_t hdr_start, hdr_size;
+	uint64_t eh_frame_start, eh_frame_size;
 };
 
 /*
@@ -59,14 +65,15 @@ struct ut_object {
  */
 int ut_find_object(const char *suffix, struct ut_object *obj);
 
-/* A registration of @obj's text and table, as PR_REGISTER_UNWIND_TABLE takes it. */
-void ut_table_of(const struct ut_object *obj, struct prctl_unwind_table *tbl);
+/* A registration of @obj's text and tables, as PR_REGISTER_EH_FRAME takes it. */
+void ut_desc_of(const struct ut_object *obj, struct prctl_eh_frame *desc);
 
-/* prctl(@option, @tbl, sizeof(*tbl), 0, 0): 0, or -errno. */
-int ut_prctl(int option, const void *tbl, unsigned long size, unsigned long arg4,
+/* prctl(@option, @desc, @size, @arg4, @arg5): 0, or -errno. */
+int ut_prctl(int option, const void *desc, unsigned long size, unsigned long arg4,
 	     unsigned long arg5);
-int ut_register(uint64_t text_start, uint64_t text_end, uint64_t table_start,
-		uint64_t table_size);
+/* Register @desc; register @obj; unregister the text [@text_start, @text_end). */
+int ut_register(const struct prctl_eh_frame *desc);
+int ut_register_object(const struct ut_object *obj);
 int ut_unregister(uint64_t text_start, uint64_t text_end);
 
 /*
@@ -79,9 +86,8 @@ char *ut_read_tables(void);
 unsigned int ut_count_lines(const char *tables);
 /* Print @title and then @text line by line as TAP comments ("# ..."). */
 void ut_print_lines(const char *title, const char *text);
-/* The line "@start-@end eh_frame_hdr @table @size" of @tables, or NULL. */
-const char *ut_find_line(const char *tables, uint64_t start, uint64_t end,
-			 uint64_t table, uint64_t size);
+/* The line of @tables that lists the registration @desc, or NULL. */
+const char *ut_find_line(const char *tables, const struct prctl_eh_frame *desc);
 /* Is any line's text range overlapping [@start, @end)? The first one, or NULL. */
 const char *ut_find_overlap(const char *tables, uint64_t start, uint64_t end,
 			    uint64_t *line_start, uint64_t *line_end, uint64_t *line_table);

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Allocation failures on every path that changes the registrations, with
+ * the kernel's fault injection (failslab, fail_page_alloc; a debug kernel:
+ * make check-debug runs this, make check does not).  For each path and
+ * each point in it where an allocation can fail (failslab's "space" moves
+ * the failure one allocation further each time), the call must succeed or
+ * fail with its documented errno, and leave /proc/self/unwind_tables
+ * consistent: a failed registration adds nothing, a removal always
+ * removes.  Leaks are kmemleak's to find, after the run.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "unwind_table.h"
+#include "../kselftest_harness.h"
+
+#define FI_DIR		"/sys/kernel/debug/"
+
+static int write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+static int fi_set(const char *fi, const char *attr, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), FI_DIR "%s/%s", fi, attr);
+	return write_str(path, val);
+}
+
+/* Fail this thread's first allocation after @space bytes, once. */
+static int fi_arm(const char *fi, unsigned long space)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lu", space);
+	if (fi_set(fi, "probability", "100") || fi_set(fi, "interval", "1") ||
+	    fi_set(fi, "times", "1") || fi_set(fi, "space", buf) ||
+	    fi_set(fi, "task-filter", "Y") || fi_set(fi, "ignore-gfp-wait", "N") ||
+	    fi_set(fi, "verbose", "0"))
+		return -1;
+	return write_str("/proc/thread-self/make-it-fail", "1");
+}
+
+static void fi_disarm(const char *fi)
+{
+	write_str("/proc/thread-self/make-it-fail", "0");
+	fi_set(fi, "times", "0");
+}
+
+FIXTURE(fail) {
+	struct ut_object lib;
+	long page;
+	char *before;
+	unsigned int ok, failed;
+};
+
+FIXTURE_VARIANT(fail) {
+	const char *fi;		/* failslab or fail_page_alloc */
+};
+
+FIXTURE_VARIANT_ADD(fail, slab) {
+	.fi = "failslab",
+};
+
+FIXTURE_VARIANT_ADD(fail, page) {
+	.fi = "fail_page_alloc",
+};
+
+FIXTURE_SETUP(fail)
+{
+	char exe[PATH_MAX] = "", path[PATH_MAX];
+
+	ASSERT_EQ(0, access(FI_DIR "failslab", F_OK))
+		TH_LOG("no %sfailslab: a kernel without fault injection", FI_DIR);
+	ASSERT_LT(0, readlink("/proc/self/exe", exe, sizeof(exe) - 1));
+	snprintf(path, sizeof(path), "%s/libunwind_cb.so", dirname(exe));
+	/* Lazily: the library's call back to cb_spin() is never made here. */
+	ASSERT_NE(NULL, dlopen(path, RTLD_LAZY | RTLD_LOCAL));
+	ASSERT_EQ(0, ut_find_object("libunwind_cb.so", &self->lib));
+	self->page = sysconf(_SC_PAGESIZE);
+	self->before = ut_read_tables();
+	ASSERT_NE(NULL, self->before);
+	if (!strcmp(variant->fi, "fail_page_alloc"))
+		fi_set(variant->fi, "min-order", "0");
+}
+
+FIXTURE_TEARDOWN(fail)
+{
+	fi_disarm(variant->fi);
+	free(self->before);
+}
+
+/* Anonymous text registered with the library's table. */
+static char *registered(const struct ut_object *lib, long page, size_t pages)
+{
+	char *p = mmap(NULL, pages * page, PROT_READ | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct prctl_eh_frame d;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	ut_desc_of(lib, &d);
+	d.text_start = (uintptr_t)p;
+	d.text_size = pages * page;
+	if (ut_register(&d)) {
+		munmap(p, pages * page);
+		return NULL;
+	}
+	return p;
+}
+
+static bool listed(uint64_t start, uint64_t end)
+{
+	char *t = ut_read_tables();
+	bool found = t && ut_find_overlap(t, start, end, NULL, NULL, NULL);
+
+	free(t);
+	return found;
+}
+
+static void must_be_back(struct __test_metadata *_metadata, const char *before,
+			 const char *what, unsigned long space)
+{
+	char *t = ut_read_tables();
+
+	ASSERT_NE(NULL, t);
+	EXPECT_STREQ(before, t) TH_LOG("%s, failure after %lu bytes", what, space);
+	free(t);
+}
+
+TEST_F(fail, register)
+{
+	for (unsigned long space = 0; space <= 8192; space += 64) {
+		char *p = mmap(NULL, self->page, PROT_READ | PROT_EXEC,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		struct prctl_eh_frame d;
+		int ret;
+
+		ASSERT_NE(MAP_FAILED, p);
+		ut_desc_of(&self->lib, &d);
+		d.text_start = (uintptr_t)p;
+		d.text_size = self->page;
+		ASSERT_EQ(0, fi_arm(variant->fi, space));
+		ret = ut_register(&d);
+		fi_disarm(variant->fi);
+		EXPECT_TRUE(ret == 0 || ret == -ENOMEM) TH_LOG("errno %d", -ret);
+		EXPECT_EQ(!ret, listed(d.text_start, d.text_start + self->page));
+		if (!ret) {
+			self->ok++;
+			EXPECT_EQ(0, ut_unregister(d.text_start, d.text_start + self->page));
+		} else {
+			self->failed++;
+		}
+		munmap(p, self->page);
+		must_be_back(_metadata, self->before, "register", space);
+	}
+	ksft_print_msg("%s: %u registrations failed, %u succeeded\n", variant->fi,
+		       self->failed, self->ok);
+	EXPECT_LT(0U, self->failed);
+}
+
+/* Unregistering, munmap() and mremap() never fail to remove the entry. */
+TEST_F(fail, remove)
+{
+	for (unsigned long space = 0; space <= 4096; space += 64) {
+		for (int how = 0; how < 3; how++) {
+			char *p = registered(&self->lib, self->page, 2), *q;
+
+			ASSERT_NE(NULL, p);
+			ASSERT_EQ(0, fi_arm(variant->fi, space));
+			switch (how) {
+			case 0:
+				EXPECT_EQ(0, ut_unregister((uintptr_t)p,
+							   (uintptr_t)p + 2 * self->page));
+				munmap(p, 2 * self->page);
+				break;
+			case 1:
+				/* Half of it: a split that may need memory. */
+				munmap(p + self->page, self->page);
+				fi_disarm(variant->fi);
+				munmap(p, 2 * self->page);
+				break;
+			case 2:
+				q = mremap(p, 2 * self->page, 2 * self->page, MREMAP_MAYMOVE);
+				fi_disarm(variant->fi);
+				munmap(q == MAP_FAILED ? p : q, 2 * self->page);
+				break;
+			}
+			fi_disarm(variant->fi);
+			EXPECT_FALSE(listed((uintptr_t)p, (uintptr_t)p + 2 * self->page));
+			must_be_back(_metadata, self->before, "remove", space);
+		}
+	}
+}
+
+/* fork() with the child's copy of the registry failing part way. */
+TEST_F(fail, fork)
+{
+	char *p = registered(&self->lib, self->page, 1);
+
+	ASSERT_NE(NULL, p);
+	for (unsigned long space = 0; space <= 65536; space += 1024) {
+		int status;
+		pid_t pid;
+
+		ASSERT_EQ(0, fi_arm(variant->fi, space));
+		pid = fork();
+		if (!pid) {
+			fi_disarm(variant->fi);
+			_exit(listed((uintptr_t)p, (uintptr_t)p + self->page) ? 0 : 1);
+		}
+		fi_disarm(variant->fi);
+		if (pid < 0) {
+			self->failed++;
+			EXPECT_EQ(ENOMEM, errno);
+			continue;
+		}
+		self->ok++;
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	}
+	ksft_print_msg("%s: %u forks failed, %u succeeded\n", variant->fi, self->failed,
+		       self->ok);
+	EXPECT_EQ(0, ut_unregister((uintptr_t)p, (uintptr_t)p + self->page));
+	munmap(p, self->page);
+	must_be_back(_metadata, self->before, "fork", 0);
+}
+
+TEST_HARNESS_MAIN
