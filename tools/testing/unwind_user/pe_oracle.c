@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The PE side of the objdump oracle (pe_oracle.py): map a PE32+ file as a
- * loader does (each section at its RVA in an image of SizeOfImage bytes,
- * the rest zero), check it with pe_unwind_image_init(), then answer one
+ * loader does (pe_load.c), check it with pe_unwind_image_init(), then answer one
  * query per line of stdin, "RVA EXACT" (hex, 0/1), with one line:
  *
  *	RVA EXACT 0 CFA_REG CFA_OFF RA_OFF SP_OFF FLAGS rbx rbp rsi rdi r12 r13 r14 r15
@@ -10,6 +9,9 @@
  *
  * where each saved register is its CFA offset or "-".  The first line of
  * output is "image SIZE ENTRIES" or "init -ERRNO REASON".
+ *
+ * pe-oracle --image-out SEED FILE writes the mapped image as a seed of the
+ * PE fuzz target instead.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,78 +22,31 @@
 
 #include "../../../kernel/unwind/pe.h"
 #include "fake_user.h"
+#include "pe_load.h"
+#include "pe_fuzz.h"
 
 static u32 le32(const u8 *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
 }
 
-static u16 le16(const u8 *p)
+static void write_seed(const char *path, const u8 *img, u32 size)
 {
-	return p[0] | p[1] << 8;
-}
+	u32 nt = le32(img + 0x3c);
+	struct pe_fuzz_input in = {
+		.mode = PE_FUZZ_RAW,
+		.table = le32(img + nt + 24 + 112 + 24),
+		.entries = le32(img + nt + 24 + 112 + 28) / 12,
+		.hole = le32(img + nt + 24 + 112 + 24) + 5,
+		.pc = le32(img + nt + 24 + 16),		/* the entry point */
+	};
+	FILE *f = fopen(path, "wb");
 
-static u8 *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	u8 *buf;
-	long n;
-
-	if (!f || fseek(f, 0, SEEK_END)) {
-		fprintf(stderr, "%s: cannot read\n", path);
+	if (!f || fwrite(&in, sizeof(in), 1, f) != 1 ||
+	    fwrite(img, size, 1, f) != 1 || fclose(f)) {
+		perror(path);
 		exit(2);
 	}
-	n = ftell(f);
-	if (n < 0x200 || fseek(f, 0, SEEK_SET)) {
-		fprintf(stderr, "%s: cannot read\n", path);
-		exit(2);
-	}
-	buf = malloc(n);
-	if (!buf || fread(buf, 1, n, f) != (size_t)n) {
-		fprintf(stderr, "%s: cannot read\n", path);
-		exit(2);
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
-/* Lay out the sections as a loader would; returns the image and its base. */
-static u8 *load(const u8 *file, size_t len, u32 *image_size, u64 *base)
-{
-	u32 nt = le32(file + 0x3c), opt, sec, nsec, i, hdrs;
-	u8 *img;
-
-	if (nt + 24 + 112 > len || le16(file + nt + 24) != 0x20b) {
-		fprintf(stderr, "not a PE32+ file\n");
-		exit(2);
-	}
-	opt = nt + 24;
-	nsec = le16(file + nt + 6);
-	sec = opt + le16(file + nt + 20);
-	*image_size = le32(file + opt + 56);
-	hdrs = le32(file + opt + 60);
-	*base = le32(file + opt + 24) | (u64)le32(file + opt + 28) << 32;
-	img = calloc(1, *image_size);
-	if (!img || hdrs > len || hdrs > *image_size) {
-		fprintf(stderr, "bad image size\n");
-		exit(2);
-	}
-	memcpy(img, file, hdrs);
-	for (i = 0; i < nsec; i++) {
-		const u8 *s = file + sec + 40 * i;
-		u32 vsize = le32(s + 8), va = le32(s + 12);
-		u32 rawsize = le32(s + 16), raw = le32(s + 20);
-		u32 n = rawsize < vsize ? rawsize : vsize;
-
-		if (sec + 40 * (i + 1) > len || (u64)raw + n > len ||
-		    (u64)va + n > *image_size) {
-			fprintf(stderr, "bad section %u\n", i);
-			exit(2);
-		}
-		memcpy(img + va, file + raw, n);
-	}
-	return img;
 }
 
 int main(int argc, char **argv)
@@ -101,18 +56,22 @@ int main(int argc, char **argv)
 	struct pe_unwind_frame f;
 	unsigned int rva, exact, i;
 	u32 image_size;
-	size_t len;
-	u8 *file, *img;
 	u64 base;
+	u8 *img;
 	int ret;
 
+	if (argc == 4 && !strcmp(argv[1], "--image-out")) {
+		img = pe_load(argv[3], &image_size, &base);
+		write_seed(argv[2], img, image_size);
+		free(img);
+		return 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s PE-FILE < queries\n", argv[0]);
+		fprintf(stderr, "usage: %s PE-FILE < queries\n"
+			"       %s --image-out SEED PE-FILE\n", argv[0], argv[0]);
 		return 2;
 	}
-	file = read_file(argv[1], &len);
-	img = load(file, len, &image_size, &base);
-	free(file);
+	img = pe_load(argv[1], &image_size, &base);
 	fake_user_reset();
 	fake_user_map(base, img, image_size);
 	ret = pe_unwind_image_init(&pe, base, image_size, &why);

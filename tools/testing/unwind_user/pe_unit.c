@@ -16,6 +16,7 @@
 #include "../../../kernel/unwind/pe.h"
 #include "fake_user.h"
 #include "pe_builder.h"
+#include "pe_fuzz.h"
 
 /* x86-64 register numbers, as the ISA encodes them. */
 enum {
@@ -27,6 +28,29 @@ enum {
 #define TXT(n)		(PB_TEXT + (n))
 
 static struct pe_unwind_image IMG;
+
+/* pe-unit --seeds DIR: write every image the tests check as a fuzz seed. */
+static const char *seed_dir;
+static unsigned int nr_seeds;
+
+static void write_seed(u8 mode)
+{
+	struct pe_fuzz_input in = {
+		.mode = mode, .hole = nr_seeds * 131 % PB_SIZE,
+		.table = PB_PDATA, .entries = PB.nr_rf,
+		.pc = PB_TEXT + nr_seeds % 64,
+	};
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/unit-%03u", seed_dir, nr_seeds++);
+	f = fopen(path, "wb");
+	if (!f || fwrite(&in, sizeof(in), 1, f) != 1 ||
+	    fwrite(PB.img, PB_SIZE, 1, f) != 1 || fclose(f)) {
+		perror(path);
+		exit(2);
+	}
+}
 
 /* ------------------------------------------------------------------ */
 /* A tiny TAP harness */
@@ -183,6 +207,10 @@ static int init_img(void)
 	enum pe_unwind_check why;
 	int ret;
 
+	if (seed_dir) {
+		write_seed(0);
+		write_seed(PE_FUZZ_RAW);
+	}
 	pb_map(PB_SIZE);
 	ret = pe_unwind_image_init(&IMG, PB_BASE, PB_SIZE, &why);
 	if (ret)
@@ -1314,7 +1342,7 @@ static void test_corrupt(void)
 
 /* ------------------------------------------------------------------ */
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
@@ -1338,6 +1366,8 @@ int main(void)
 	};
 	unsigned int i;
 
+	if (argc == 3 && !strcmp(argv[1], "--seeds"))
+		seed_dir = argv[2];
 	printf("TAP version 13\n1..%zu\n", ARRAY_SIZE(tests));
 	for (i = 0; i < ARRAY_SIZE(tests); i++)
 		run(tests[i].name, tests[i].fn);
