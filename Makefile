@@ -8,7 +8,7 @@ H := harness
 
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
 	sparse harness-selftest patches-import patches-export clean help \
-	unit fuzz bench bench-register bench-mm audit realbin check-debug
+	unit fuzz fuzz-pe bench bench-register bench-mm audit realbin check-debug
 
 all: kernel perf selftests
 
@@ -61,6 +61,9 @@ unit: tree
 
 fuzz: tree
 	@$(H)/user.sh fuzz $(if $(FUZZ_SECONDS),FUZZ_SECONDS=$(FUZZ_SECONDS))
+
+fuzz-pe: tree
+	@$(H)/user.sh fuzz_pe $(if $(FUZZ_SECONDS),FUZZ_SECONDS=$(FUZZ_SECONDS))
 
 bench: tree
 	@$(H)/user.sh bench

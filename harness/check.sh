@@ -55,7 +55,7 @@ uu=$SRC/tools/testing/unwind_user
 if [ -d "$uu" ]; then
 	umake=(make -s -C "$uu" OUTPUT="$USER_OUT")
 	if step user-build "${umake[@]}" all; then
-		for t in unit unit-san; do
+		for t in unit unit-san pe-unit pe-unit-san; do
 			"$USER_OUT/$t" > "$logs/user-$t.log" 2>&1
 			rc=$?
 			"$HARNESS/tap.py" "user/$t" < "$logs/user-$t.log" |

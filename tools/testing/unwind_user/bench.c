@@ -23,6 +23,12 @@
  * .eh_frame_hdr, an FDE and CIE decode and a CFI evaluation, and every
  * read is a copy_from_user() (here a search of the region table and a
  * memcpy(); in the kernel, a user access with its fault handling).
+ *
+ * With a PE32+ image as argument (make bench passes a mingw DLL), it also
+ * times the PE unwinder (kernel/unwind/pe.c) on it: Windows code cannot
+ * run here, so not a walk but a lookup at the middle of every function,
+ * as a return address and as the thread's pc (which decodes the
+ * instructions there), each followed by applying the frame to a stack.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -35,9 +41,14 @@
 #include <unwind.h>
 #include <libunwind.h>
 
+#include <linux/unaligned.h>
+
 #include "../../../kernel/unwind/eh_frame.h"
+#include "../../../kernel/unwind/pe.h"
 #include "bench.h"
 #include "fake_user.h"
+#include "pe_builder.h"
+#include "pe_load.h"
 #include "walk.h"
 
 #define MAX_FRAMES	256
@@ -400,7 +411,92 @@ static int setup(void)
 	return 0;
 }
 
-int main(void)
+/* PE: every function's middle, looked up (and applied) in turn. */
+#define PE_BENCH_MAX_PCS	65536
+
+static struct pe_unwind_image pe_img;
+static unsigned long pe_pcs[PE_BENCH_MAX_PCS];
+static unsigned int pe_nr_pcs;
+static u64 pe_stack[64];
+
+static double pe_pass(unsigned int flags)
+{
+	struct pe_unwind_frame f;
+	double t0 = now_ns();
+	unsigned int i, j;
+	u64 regs[16], ip;
+	int bad = 0;
+
+	for (i = 0; i < pe_nr_pcs; i++) {
+		if (pe_unwind_find_frame(&pe_img, pe_pcs[i], flags, &f)) {
+			bad++;
+			continue;
+		}
+		for (j = 0; j < 16; j++)
+			regs[j] = (unsigned long)&pe_stack[8];
+		pb_apply(&f, regs, &ip);
+	}
+	if (bad)
+		printf("FAIL: %d PE lookups failed\n", bad);
+	return (now_ns() - t0) / pe_nr_pcs;
+}
+
+static int bench_pe(const char *path)
+{
+	double runs[BENCH_RUNS];
+	unsigned int i, r, k;
+	u32 size, table, n;
+	u64 base;
+	u8 *img;
+
+	img = pe_load(path, &size, &base);
+	fake_user_reset();
+	fake_user_map(base, img, size);
+	fake_user_map((unsigned long)pe_stack, pe_stack, sizeof(pe_stack));
+	if (pe_unwind_image_init(&pe_img, base, size, NULL)) {
+		printf("FAIL: %s: not a PE image the unwinder takes\n", path);
+		return 0;
+	}
+	table = pe_img.table;
+	n = pe_img.nr_entries;
+	for (i = 0; i < n && pe_nr_pcs < PE_BENCH_MAX_PCS; i++) {
+		const u8 *rf = img + table + 12 * i;
+		u32 begin = get_unaligned((const u32 *)rf);
+		u32 end = get_unaligned((const u32 *)(rf + 4));
+
+		pe_pcs[pe_nr_pcs++] = base + begin + (end - begin) / 2;
+	}
+	printf("\nPE unwinder (kernel/unwind/pe.c), %s:\n", path);
+	printf("%u functions, a lookup + apply at the middle of each; median of %d runs\n",
+	       n, BENCH_RUNS);
+	for (k = 0; k < 2; k++) {
+		unsigned int flags = k ? PE_UNWIND_EXACT_PC : 0;
+		unsigned long copies;
+
+		pe_pass(flags);
+		for (r = 0; r < BENCH_RUNS; r++) {
+			double t = 0;
+			unsigned int passes = 0;
+
+			while (t < RUN_NS && passes < 1000) {
+				t += pe_pass(flags) * pe_nr_pcs;
+				passes++;
+			}
+			runs[r] = t / passes / pe_nr_pcs;
+		}
+		qsort(runs, BENCH_RUNS, sizeof(runs[0]), cmp_double);
+		fake_user_copies = 0;
+		pe_pass(flags);
+		copies = fake_user_copies;
+		printf("%-28s %10.1f ns/frame, %.1f copy_from_user() calls\n",
+		       k ? "pe: topmost (epilog check)" : "pe: return address",
+		       runs[BENCH_RUNS / 2], (double)copies / pe_nr_pcs);
+	}
+	free(img);
+	return 1;
+}
+
+int main(int argc, char **argv)
 {
 	struct bench_ctx ctx;
 	const struct method *fp = &methods[M_FP];
@@ -447,5 +543,7 @@ int main(void)
 	same = agree(&methods[M_LIBUNWIND], &rest);
 	printf("libunwind vs _Unwind_Backtrace: %d of %d agree (for information)\n",
 	       same, rest);
+	if (argc > 1 && !bench_pe(argv[1]))
+		ok = 0;
 	return ok ? 0 : 1;
 }

@@ -31,4 +31,9 @@ struct task_struct {
 extern struct task_struct walk_task;
 #define current			(&walk_task)
 
+/* One thread: nothing else to run. */
+static inline void cond_resched(void)
+{
+}
+
 #endif

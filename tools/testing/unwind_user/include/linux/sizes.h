@@ -6,5 +6,6 @@
 #define SZ_4K		0x00001000
 #define SZ_32K		0x00008000
 #define SZ_64K		0x00010000
+#define SZ_2M		0x00200000
 
 #endif

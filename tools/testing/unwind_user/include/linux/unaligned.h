@@ -9,4 +9,11 @@
 	__p->x;								\
 })
 
+/* Little-endian fields of any alignment (PE headers and unwind data). */
+#define get_unaligned_le16(ptr)						\
+	((u16)(((const u8 *)(ptr))[0] | ((const u8 *)(ptr))[1] << 8))
+#define get_unaligned_le32(ptr)						\
+	((u32)get_unaligned_le16(ptr) |					\
+	 (u32)get_unaligned_le16((const u8 *)(ptr) + 2) << 16)
+
 #endif

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Linux side of the live PE check.  pe/live.c, a mingw program run
+ * under Wine, stops at marked points (a plain call chain, a callback from
+ * msvcrt's qsort, a vectored exception handler entered through Wine's
+ * exception dispatcher) and writes, for each: its registers
+ * (RtlCaptureContext), the chain Wine's own unwinder gives
+ * (RtlCaptureStackBackTrace), its stack and every loaded module's memory.
+ *
+ * This program maps those as they were, walks the stack from the captured
+ * registers with kernel/unwind/pe.c, applying each frame to the registers
+ * as a walk would, and compares the return addresses with Wine's, from
+ * the caller of the marked point up to the end of Wine's chain (the zero
+ * after RtlUserThreadStart).  Prints TAP-like lines and the summary;
+ * exits non-zero on any difference.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/kernel.h>
+
+#include "../../../kernel/unwind/pe.h"
+#include "fake_user.h"
+#include "pe_builder.h"
+
+#define MAX_MODULES	24
+#define MAX_FRAMES	64
+
+struct module {
+	u64			base;
+	u32			size;
+	char			name[64];
+	u8			*mem;
+	struct pe_unwind_image	img;
+};
+
+static struct module mods[MAX_MODULES];
+static unsigned int nr_mods, nr_machine;
+
+static u8 *slurp(const char *dir, const char *name, size_t *len)
+{
+	char path[4096];
+	FILE *f;
+	long n;
+	u8 *buf;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	if (!f || fseek(f, 0, SEEK_END)) {
+		fprintf(stderr, "%s: cannot read\n", path);
+		exit(2);
+	}
+	n = ftell(f);
+	if (n < 0 || fseek(f, 0, SEEK_SET)) {
+		fprintf(stderr, "%s: cannot read\n", path);
+		exit(2);
+	}
+	buf = malloc(n ? n : 1);
+	if (!buf || fread(buf, 1, n, f) != (size_t)n) {
+		fprintf(stderr, "%s: cannot read\n", path);
+		exit(2);
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+static struct module *module_of(u64 ip)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_mods; i++)
+		if (ip >= mods[i].base && ip - mods[i].base < mods[i].size)
+			return &mods[i];
+	return NULL;
+}
+
+static const char *where(u64 ip)
+{
+	static char buf[96];
+	struct module *m = module_of(ip);
+
+	if (!m)
+		return "?";
+	snprintf(buf, sizeof(buf), "%s+%#llx", m->name,
+		 (unsigned long long)(ip - m->base));
+	return buf;
+}
+
+/* Walk from @regs/@ip; return the frames found (ips[0] = @ip). */
+static unsigned int walk(u64 *regs, u64 ip, u64 *ips, unsigned int *stop)
+{
+	unsigned int n = 0, flags = PE_UNWIND_EXACT_PC;
+	struct pe_unwind_frame f;
+	struct module *m;
+	int ret;
+
+	*stop = 0;
+	while (n < MAX_FRAMES) {
+		ips[n++] = ip;
+		m = module_of(ip);
+		if (!m || !ip)
+			break;
+		ret = pe_unwind_find_frame(&m->img,
+					   flags ? ip : ip - 1, flags, &f);
+		if (ret) {
+			*stop = -ret;
+			break;
+		}
+		if (pb_apply(&f, regs, &ip)) {
+			*stop = EFAULT;
+			break;
+		}
+		/* after a machine frame the caller's ip is where it stopped */
+		flags = 0;
+		if (f.flags & PE_UNWIND_FRAME_MACHINE) {
+			flags = PE_UNWIND_EXACT_PC;
+			nr_machine++;
+		}
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int dumps = 0, bad = 0, frames = 0, dump_bad;
+	char line[4096], name[64], file[128];
+	u64 regs[16] = { 0 }, ips[MAX_FRAMES], trace[MAX_FRAMES], ip = 0, lo, hi;
+	unsigned int nt = 0, i, n, stop, last;
+	unsigned long long v[2];
+	const char *dir;
+	FILE *f;
+	size_t len;
+	u8 *stack = NULL;
+	int ret, id = -1;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DUMP-DIR\n", argv[0]);
+		return 2;
+	}
+	dir = argv[1];
+	snprintf(line, sizeof(line), "%s/dump.txt", dir);
+	f = fopen(line, "r");
+	if (!f) {
+		perror(line);
+		return 2;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "dump %d", &id) == 1) {
+			nr_mods = 0;
+			nt = 0;
+			continue;
+		}
+		if (!strncmp(line, "regs ", 5)) {
+			char *p = line + 5;
+
+			/* rip, then rax .. r15 in the ISA's order */
+			ip = strtoull(p, &p, 16);
+			for (i = 0; i < 16; i++)
+				regs[i] = strtoull(p, &p, 16);
+			continue;
+		}
+		if (!strncmp(line, "trace ", 6)) {
+			char *p = line + 6, *end;
+
+			n = strtoul(p, &end, 10);
+			for (nt = 0; nt < n && nt < MAX_FRAMES; nt++)
+				trace[nt] = strtoull(end, &end, 16);
+			continue;
+		}
+		if (sscanf(line, "module %llx %llx %63s", &v[0], &v[1], name) == 3 &&
+		    nr_mods < MAX_MODULES) {
+			struct module *m = &mods[nr_mods++];
+
+			m->base = v[0];
+			m->size = v[1];
+			snprintf(m->name, sizeof(m->name), "%s", name);
+			continue;
+		}
+		if (sscanf(line, "stack %llx %llx", &v[0], &v[1]) != 2)
+			continue;
+
+		/* The dump is complete: map it and walk */
+		dump_bad = bad;
+		lo = v[0];
+		hi = v[1];
+		fake_user_reset();
+		snprintf(file, sizeof(file), "stack-%d.bin", id);
+		free(stack);
+		stack = slurp(dir, file, &len);
+		fake_user_map(lo, stack, len < hi - lo ? len : hi - lo);
+		for (i = 0; i < nr_mods; i++) {
+			enum pe_unwind_check why;
+
+			snprintf(file, sizeof(file), "mod-%llx.bin",
+				 (unsigned long long)mods[i].base);
+			mods[i].mem = slurp(dir, file, &len);
+			fake_user_map(mods[i].base, mods[i].mem, len);
+			ret = pe_unwind_image_init(&mods[i].img, mods[i].base,
+						   mods[i].size, &why);
+			if (ret) {
+				printf("not ok - dump %d: %s: init %d (%s)\n", id,
+				       mods[i].name, ret, pe_unwind_check_str(why));
+				bad++;
+			}
+		}
+		n = walk(regs, ip, ips, &stop);
+		/* Wine's chain ends with a 0 after RtlUserThreadStart */
+		for (last = 1; last < nt && trace[last]; last++)
+			;
+		for (i = 1; i < last; i++) {
+			bool same = i < n && ips[i] == trace[i];
+
+			printf("#   %2u %-26s %s%s\n", i, where(trace[i]),
+			       same ? "= " : "!= ", i < n ? where(ips[i]) : "(none)");
+			if (!same)
+				bad++;
+			else
+				frames++;
+		}
+		printf("%s - dump %d: %u frames compared, %u differ (walk ended: %s%u)\n",
+		       bad > dump_bad ? "not ok" : "ok", id, last - 1,
+		       bad - dump_bad, stop ? "-" : "", stop);
+		for (i = 0; i < nr_mods; i++)
+			free(mods[i].mem);
+		dumps++;
+	}
+	fclose(f);
+	free(stack);
+	printf("pe-live: %u stacks, %u frames compared, %u differences, ",
+	       dumps, frames + bad, bad);
+	printf("%u machine frames crossed\n", nr_machine);
+	return bad || !dumps || !frames ? 1 : 0;
+}
