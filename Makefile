@@ -8,7 +8,8 @@ H := harness
 
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
 	sparse harness-selftest patches-import patches-export clean help \
-	unit fuzz fuzz-pe bench bench-register bench-mm audit realbin check-debug
+	unit fuzz fuzz-pe bench bench-register bench-mm audit realbin check-debug \
+	registry-old
 
 all: kernel perf selftests
 
@@ -58,6 +59,11 @@ check-debug:
 # (FUZZ_SECONDS=600 by default), the unwinding benchmark.
 unit: tree
 	@$(H)/user.sh run_tests
+
+# The registry tests against the registry before its rewrite (da05eb2):
+# they must all fail there.
+registry-old: tree
+	@$(H)/registry-old.sh
 
 fuzz: tree
 	@$(H)/user.sh fuzz $(if $(FUZZ_SECONDS),FUZZ_SECONDS=$(FUZZ_SECONDS))

@@ -50,7 +50,8 @@ selftests_ok=0
 [ $kernel_ok = 1 ] && step selftests-build "$HARNESS/selftests.sh" && selftests_ok=1
 
 # The unwinder's C compiled in user space: unit tests (plain and under
-# ASan+UBSan), the readelf oracle, the stack-depth check, a fuzz smoke run.
+# ASan+UBSan), the readelf oracle, the stack-depth check, a fuzz smoke run;
+# the registry over the real maple tree.
 uu=$SRC/tools/testing/unwind_user
 if [ -d "$uu" ]; then
 	umake=(make -s -C "$uu" OUTPUT="$USER_OUT")
@@ -72,6 +73,16 @@ if [ -d "$uu" ]; then
 			step user-fuzz-smoke "${umake[@]}" fuzz_smoke &&
 				tail -n 2 "$logs/user-fuzz-smoke.log" | sed 's/^/    /'
 		fi
+	fi
+	# kernel/unwind/registry.c over the real maple tree (ASan+UBSan).
+	if step user-registry-build "${umake[@]}" registry; then
+		"$USER_OUT/registry-test" > "$logs/user-registry.log" 2>&1
+		rc=$?
+		"$HARNESS/tap.py" user/registry < "$logs/user-registry.log" |
+		while IFS=$'\t' read -r v name detail; do
+			record "$v" "$name" "$detail"
+		done
+		[ $rc -eq 0 ] || record FAIL user/registry "exit $rc, $logs/user-registry.log"
 	fi
 fi
 

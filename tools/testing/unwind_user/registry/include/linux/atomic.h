@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The tools' <linux/atomic.h>, plus the operations the registry uses. */
+#ifndef _REGISTRY_TEST_LINUX_ATOMIC_H
+#define _REGISTRY_TEST_LINUX_ATOMIC_H
+
+#include_next <linux/atomic.h>
+
+static inline int atomic_inc_return(atomic_t *v)
+{
+	return __atomic_add_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
+}
+
+static inline void atomic_dec(atomic_t *v)
+{
+	__atomic_sub_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
+}
+
+typedef struct {
+	long long counter;
+} atomic64_t;
+
+static inline long long atomic64_inc_return(atomic64_t *v)
+{
+	return __atomic_add_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
+}
+
+#endif

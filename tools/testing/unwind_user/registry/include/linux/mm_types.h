@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A user space mm for the registry: its mmap lock, its registry and a short
+ * list of fake VMAs, the only thing of an address space the registry reads.
+ */
+#ifndef _REGISTRY_TEST_LINUX_MM_TYPES_H
+#define _REGISTRY_TEST_LINUX_MM_TYPES_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <linux/atomic.h>
+#include <linux/maple_tree.h>
+#include <linux/types.h>
+
+typedef unsigned long vm_flags_t;
+
+#define VM_READ		0x00000001UL
+#define VM_WRITE	0x00000002UL
+#define VM_EXEC		0x00000004UL
+
+struct file;
+
+struct vm_area_struct {
+	unsigned long	vm_start;
+	unsigned long	vm_end;
+	vm_flags_t	vm_flags;
+	struct file	*vm_file;
+};
+
+/*
+ * The mmap lock: a rwlock that knows its writer, so that
+ * mmap_assert_write_locked() can check the caller, and counts write
+ * acquisitions, so that a test can order the changes made under it.
+ */
+struct test_mmap_lock {
+	pthread_rwlock_t	rw;
+	pthread_t		writer;
+	bool			write_held;
+	unsigned long		epoch;		/* write acquisitions so far */
+};
+
+#define TEST_MM_MAX_VMAS	256
+
+struct mm_struct {
+	struct test_mmap_lock	mmap_lock;
+	struct maple_tree	unwind_user_mt;
+#ifdef REGISTRY_TEST_OLD
+	atomic_t		unwind_user_nr;
+#else
+	unsigned int		unwind_user_nr;
+#endif
+	/* Sorted by address, not overlapping; changed under the write lock. */
+	unsigned int		nr_vmas;
+	struct vm_area_struct	vmas[TEST_MM_MAX_VMAS];
+};
+
+#endif

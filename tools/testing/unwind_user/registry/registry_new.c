@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel/unwind/registry.c, unchanged, with stand-ins for the table reader
+ * it calls (eh_frame.c) and the interface the tests use (regtest.h).
+ */
+/* The harness' base headers (tools/testing/shared), which come first. */
+#include <shared.h>
+
+#include "../../../../kernel/unwind/registry.c"
+
+#include "regtest.h"
+
+const char reg_version[] = "kernel/unwind/registry.c";
+
+/*
+ * The reader's stand-ins.  The header is not read: the section takes the
+ * ranges of @desc, and a serial number in place of its search table, which
+ * tells the tests which registration a lookup copied.
+ */
+int eh_frame_section_init(struct eh_frame_section *sec,
+			  const struct unwind_user_eh_frame *desc,
+			  const void *hdr_data)
+{
+	*sec = (struct eh_frame_section){
+		.text_start = desc->text_start,
+		.text_end = desc->text_end,
+		.hdr_start = desc->hdr_start,
+		.hdr_end = desc->hdr_end,
+		.eh_frame_start = desc->eh_frame_start,
+		.eh_frame_end = desc->eh_frame_end,
+		.table = test_table_new_serial(),
+		.ptr_size = desc->ptr_size,
+	};
+	return 0;
+}
+
+void eh_frame_section_move(struct eh_frame_section *sec, unsigned long delta)
+{
+	sec->text_start += delta;
+	sec->text_end += delta;
+	sec->hdr_start += delta;
+	sec->hdr_end += delta;
+	sec->eh_frame_start += delta;
+	sec->eh_frame_end += delta;
+}
+
+int eh_frame_find_frame(const struct eh_frame_section *sec,
+			const struct eh_frame_regs *regs, unsigned long pc,
+			struct unwind_user_frame *frame, unsigned int *budget)
+{
+	return test_table_find(sec->text_start, sec->table);
+}
+
+/* The interface of regtest.h. */
+
+void reg_mm_init(struct mm_struct *mm)
+{
+	unwind_user_mm_init(mm);
+}
+
+static struct unwind_user_eh_frame obj_desc(unsigned long base)
+{
+	return (struct unwind_user_eh_frame){
+		.text_start = base,
+		.text_end = base + OBJ_TEXT_SIZE,
+		.hdr_start = OBJ_HDR(base),
+		.hdr_end = OBJ_HDR(base) + OBJ_HDR_SIZE,
+		.eh_frame_start = OBJ_HDR(base) + OBJ_HDR_SIZE,
+		.eh_frame_end = OBJ_DATA_END(base),
+		.ptr_size = sizeof(long),
+	};
+}
+
+int reg_register(struct mm_struct *mm, unsigned long base)
+{
+	struct unwind_user_eh_frame desc = obj_desc(base);
+
+	return unwind_user_add_eh_frame(mm, &desc);
+}
+
+int reg_unregister(struct mm_struct *mm, unsigned long base)
+{
+	return unwind_user_remove(mm, PR_EH_FRAME_FORMAT_EH_FRAME_HDR, base,
+				  base + OBJ_TEXT_SIZE);
+}
+
+void reg_unmap_locked(struct mm_struct *mm, unsigned long start,
+		      unsigned long end)
+{
+	unwind_user_mm_unmap(mm, start, end);
+}
+
+int reg_lookup(struct mm_struct *mm, unsigned long pc)
+{
+	unsigned int budget = UNWIND_USER_TABLE_BUDGET;
+	struct unwind_user_frame frame;
+
+	current->mm = mm;
+	return unwind_user_registry_find_frame(pc, sizeof(long), &budget,
+					       &frame);
+}
+
+int reg_fork_locked(struct mm_struct *child, struct mm_struct *parent)
+{
+	return unwind_user_mm_dup(child, parent);
+}
+
+void reg_exit_locked(struct mm_struct *mm)
+{
+	unwind_user_mm_exit(mm);
+}
+
+long reg_count(struct mm_struct *mm)
+{
+	return mm->unwind_user_nr;
+}
+
+int reg_contents(struct mm_struct *mm, struct reg_item *items, int max)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, 0, 0);
+	struct unwind_user_entry *e;
+	int n = 0;
+
+	rcu_read_lock();
+	mas_for_each(&mas, e, ULONG_MAX) {
+		if (!entry_is_live(e))
+			continue;
+		if (n < max)
+			items[n] = (struct reg_item){
+				.start = e->table.start,
+				.end = e->table.end,
+				.serial = e->table.eh_frame.table,
+				.refs = refcount_read(&e->ref),
+				.keyed = mas.index == e->table.start &&
+					 mas.last == e->table.end - 1,
+			};
+		n++;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+int reg_markers(struct mm_struct *mm)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, 0, 0);
+	struct unwind_user_entry *e;
+	int n = 0;
+
+	rcu_read_lock();
+	mas_for_each(&mas, e, ULONG_MAX)
+		n += !entry_is_live(e);
+	rcu_read_unlock();
+	return n;
+}

@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the kernel provides registry.c, in user space: an mm with its mmap
+ * lock and fake VMAs, current, the registry's allocator (tracked, so that a
+ * second free is seen at once), kfree_rcu() over liburcu, and allocation
+ * failures for the maple tree's nodes.
+ */
+/* The harness' base headers (tools/testing/shared), which come first. */
+#include <shared.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+
+#include "regtest.h"
+
+__thread struct task_struct test_current_task = { .comm = "regtest" };
+
+/* ---- VMAs ---- */
+
+struct vm_area_struct *vma_find(struct vma_iterator *vmi, unsigned long max)
+{
+	struct mm_struct *mm = vmi->mm;
+	unsigned int i;
+
+	for (i = 0; i < mm->nr_vmas; i++) {
+		struct vm_area_struct *vma = &mm->vmas[i];
+
+		if (vma->vm_end <= vmi->addr)
+			continue;
+		if (vma->vm_start >= max)
+			return NULL;
+		vmi->addr = vma->vm_end;
+		return vma;
+	}
+	return NULL;
+}
+
+struct vm_area_struct *vma_lookup(struct mm_struct *mm, unsigned long addr)
+{
+	VMA_ITERATOR(vmi, mm, addr);
+	struct vm_area_struct *vma = vma_find(&vmi, addr + 1);
+
+	return vma && vma->vm_start <= addr ? vma : NULL;
+}
+
+/* Split the VMAs at @addr, so that none crosses it. */
+static int vma_split(struct mm_struct *mm, unsigned long addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < mm->nr_vmas; i++) {
+		struct vm_area_struct *vma = &mm->vmas[i];
+
+		if (vma->vm_start >= addr)
+			return 0;
+		if (vma->vm_end <= addr)
+			continue;
+		if (mm->nr_vmas == TEST_MM_MAX_VMAS)
+			return -ENOMEM;
+		memmove(vma + 1, vma, (mm->nr_vmas - i) * sizeof(*vma));
+		mm->nr_vmas++;
+		vma->vm_end = addr;
+		vma[1].vm_start = addr;
+		return 0;
+	}
+	return 0;
+}
+
+void test_vma_unmap(struct mm_struct *mm, unsigned long start,
+		    unsigned long end)
+{
+	unsigned int i, n = 0;
+
+	mmap_assert_write_locked(mm);
+	if (vma_split(mm, start) || vma_split(mm, end)) {
+		fprintf(stderr, "regtest: too many VMAs\n");
+		abort();
+	}
+	for (i = 0; i < mm->nr_vmas; i++) {
+		if (mm->vmas[i].vm_start >= start && mm->vmas[i].vm_end <= end)
+			continue;
+		mm->vmas[n++] = mm->vmas[i];
+	}
+	mm->nr_vmas = n;
+}
+
+int test_vma_map(struct mm_struct *mm, unsigned long start, unsigned long end,
+		 unsigned long flags)
+{
+	unsigned int i;
+
+	mmap_assert_write_locked(mm);
+	test_vma_unmap(mm, start, end);
+	if (mm->nr_vmas == TEST_MM_MAX_VMAS)
+		return -ENOMEM;
+	for (i = 0; i < mm->nr_vmas; i++)
+		if (mm->vmas[i].vm_start >= end)
+			break;
+	memmove(&mm->vmas[i + 1], &mm->vmas[i],
+		(mm->nr_vmas - i) * sizeof(mm->vmas[0]));
+	mm->nr_vmas++;
+	mm->vmas[i] = (struct vm_area_struct){
+		.vm_start = start, .vm_end = end, .vm_flags = flags,
+	};
+	return 0;
+}
+
+void test_obj_map(struct mm_struct *mm, unsigned long base)
+{
+	mmap_write_lock(mm);
+	if (test_vma_map(mm, base, base + OBJ_TEXT_SIZE, VM_READ | VM_EXEC) ||
+	    test_vma_map(mm, base + OBJ_TEXT_SIZE, OBJ_DATA_END(base),
+			 VM_READ)) {
+		fprintf(stderr, "regtest: too many VMAs\n");
+		abort();
+	}
+	mmap_write_unlock(mm);
+}
+
+/* As munmap() does it: VMAs, then the registry, in one write lock. */
+void test_munmap(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	mmap_write_lock(mm);
+	test_vma_unmap(mm, start, end);
+	reg_unmap_locked(mm, start, end);
+	mmap_write_unlock(mm);
+}
+
+struct mm_struct *test_mm_new(void)
+{
+	struct mm_struct *mm = calloc(1, sizeof(*mm));
+
+	if (!mm)
+		abort();
+	pthread_rwlock_init(&mm->mmap_lock.rw, NULL);
+	reg_mm_init(mm);
+	return mm;
+}
+
+void test_mm_free(struct mm_struct *mm)
+{
+	pthread_rwlock_destroy(&mm->mmap_lock.rw);
+	free(mm);
+}
+
+/* ---- the mmap lock ---- */
+
+__thread unsigned long test_write_locks;
+__thread unsigned long test_last_write_epoch;
+__thread struct test_waiter *test_lock_waiter;
+
+/* Tell whoever watches this thread that it waits for a lock now. */
+static void note_waiting(void)
+{
+	struct test_waiter *w = test_lock_waiter;
+
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->waiting = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+void mmap_write_lock(struct mm_struct *mm)
+{
+	struct test_mmap_lock *l = &mm->mmap_lock;
+
+	if (pthread_rwlock_trywrlock(&l->rw)) {
+		note_waiting();
+		pthread_rwlock_wrlock(&l->rw);
+	}
+	l->writer = pthread_self();
+	l->write_held = true;
+	test_last_write_epoch = ++l->epoch;
+	test_write_locks++;
+}
+
+void mmap_write_unlock(struct mm_struct *mm)
+{
+	mmap_assert_write_locked(mm);
+	mm->mmap_lock.write_held = false;
+	pthread_rwlock_unlock(&mm->mmap_lock.rw);
+}
+
+void mmap_read_lock(struct mm_struct *mm)
+{
+	if (pthread_rwlock_tryrdlock(&mm->mmap_lock.rw)) {
+		note_waiting();
+		pthread_rwlock_rdlock(&mm->mmap_lock.rw);
+	}
+}
+
+bool mmap_read_trylock(struct mm_struct *mm)
+{
+	return !pthread_rwlock_tryrdlock(&mm->mmap_lock.rw);
+}
+
+void mmap_read_unlock(struct mm_struct *mm)
+{
+	pthread_rwlock_unlock(&mm->mmap_lock.rw);
+}
+
+/* Only the writer itself reads these fields while write_held is true. */
+void mmap_assert_write_locked(struct mm_struct *mm)
+{
+	struct test_mmap_lock *l = &mm->mmap_lock;
+
+	if (!__atomic_load_n(&l->write_held, __ATOMIC_ACQUIRE) ||
+	    !pthread_equal(l->writer, pthread_self())) {
+		fprintf(stderr, "regtest: mmap lock of %p not held for writing\n",
+			mm);
+		abort();
+	}
+}
+
+/* ---- the registry's allocator ---- */
+
+/*
+ * Every block the registry allocates is in this table until freed: a free
+ * of a block that is not (freed twice, or never allocated) is counted and
+ * then passed on, for AddressSanitizer to report with both stacks.
+ */
+#define BLOCK_BUCKETS	4096
+
+struct block {
+	struct block	*next;
+	const void	*p;
+	size_t		size;
+	bool		rcu_pending;
+};
+
+static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct block *blocks[BLOCK_BUCKETS];
+static long blocks_live, bad_frees, reused;
+static bool reuse_armed;	/* keep the next block freed */
+static void *reuse_block;	/* the block kept */
+static size_t reuse_size;	/* and its size */
+__thread unsigned int test_alloc_fail_ratio;
+
+static struct block **block_slot(const void *p)
+{
+	struct block **b = &blocks[((unsigned long)p >> 4) % BLOCK_BUCKETS];
+
+	while (*b && (*b)->p != p)
+		b = &(*b)->next;
+	return b;
+}
+
+void test_alloc_reuse_next(void)
+{
+	pthread_mutex_lock(&blocks_lock);
+	reuse_armed = true;
+	pthread_mutex_unlock(&blocks_lock);
+}
+
+long test_alloc_reused(void)
+{
+	return __atomic_load_n(&reused, __ATOMIC_RELAXED);
+}
+
+long test_blocks_live(void)
+{
+	return __atomic_load_n(&blocks_live, __ATOMIC_RELAXED);
+}
+
+long test_bad_frees(void)
+{
+	return __atomic_load_n(&bad_frees, __ATOMIC_RELAXED);
+}
+
+void *test_kzalloc(size_t size, gfp_t gfp)
+{
+	struct block *b;
+	void *p = NULL;
+
+	if (test_alloc_fail_ratio && test_rand() % test_alloc_fail_ratio == 0)
+		return NULL;
+	b = malloc(sizeof(*b));
+	if (!b)
+		return NULL;
+	pthread_mutex_lock(&blocks_lock);
+	if (reuse_block && size == reuse_size) {
+		p = reuse_block;
+		reuse_block = NULL;
+		reused++;
+	}
+	pthread_mutex_unlock(&blocks_lock);
+	if (!p)
+		p = malloc(size);
+	if (!p) {
+		free(b);
+		return NULL;
+	}
+	memset(p, 0, size);
+	*b = (struct block){ .p = p, .size = size };
+	pthread_mutex_lock(&blocks_lock);
+	b->next = blocks[((unsigned long)p >> 4) % BLOCK_BUCKETS];
+	blocks[((unsigned long)p >> 4) % BLOCK_BUCKETS] = b;
+	blocks_live++;
+	pthread_mutex_unlock(&blocks_lock);
+	return p;
+}
+
+void *test_kmemdup(const void *src, size_t size, gfp_t gfp)
+{
+	void *p = test_kzalloc(size, gfp);
+
+	if (p)
+		memcpy(p, src, size);
+	return p;
+}
+
+/* Forget @p, or count a bad free; false for a bad one. */
+static bool block_forget(const void *p, bool from_rcu, size_t *size)
+{
+	struct block **slot, *b;
+
+	pthread_mutex_lock(&blocks_lock);
+	slot = block_slot(p);
+	b = *slot;
+	if (!b || b->rcu_pending != from_rcu) {
+		bad_frees++;
+		pthread_mutex_unlock(&blocks_lock);
+		fprintf(stderr, "regtest: registry block %p freed twice\n", p);
+		return false;
+	}
+	*slot = b->next;
+	blocks_live--;
+	*size = b->size;
+	pthread_mutex_unlock(&blocks_lock);
+	free(b);
+	return true;
+}
+
+/* Free @p, or keep it for the next allocation of its size. */
+static void block_release(void *p, size_t size)
+{
+	pthread_mutex_lock(&blocks_lock);
+	if (reuse_armed) {
+		reuse_armed = false;
+		reuse_block = p;
+		reuse_size = size;
+		p = NULL;
+	}
+	pthread_mutex_unlock(&blocks_lock);
+	free(p);
+}
+
+void test_kfree(const void *p)
+{
+	size_t size = 0;
+
+	if (!p)
+		return;
+	if (block_forget(p, false, &size))
+		block_release((void *)p, size);
+	else
+		free((void *)p);	/* AddressSanitizer's report */
+}
+
+struct rcu_free {
+	struct rcu_head	head;
+	void		*p;
+	bool		bad;	/* a second free: straight to free() */
+};
+
+static void rcu_free_cb(struct rcu_head *head)
+{
+	struct rcu_free *f = caa_container_of(head, struct rcu_free, head);
+	size_t size = 0;
+
+	if (f->bad || !block_forget(f->p, true, &size))
+		free(f->p);	/* AddressSanitizer's report */
+	else
+		block_release(f->p, size);
+	free(f);
+}
+
+/*
+ * kfree_rcu(): the block is freed after a grace period.  A wrapper carries
+ * it, so that a block queued twice cannot corrupt liburcu's queue.  A second
+ * free is counted here, and passed on after the grace period (after the
+ * first, callbacks run in order) for AddressSanitizer to report.
+ */
+void test_kfree_rcu(void *p, size_t rcu_offset)
+{
+	struct rcu_free *f;
+	struct block *b;
+	bool bad = false;
+
+	pthread_mutex_lock(&blocks_lock);
+	b = *block_slot(p);
+	if (b && rcu_offset >= b->size) {
+		fprintf(stderr, "regtest: kfree_rcu(%p): no rcu_head in it\n", p);
+		abort();
+	}
+	if (!b || b->rcu_pending) {
+		bad_frees++;
+		bad = true;
+	} else {
+		b->rcu_pending = true;
+	}
+	pthread_mutex_unlock(&blocks_lock);
+	if (bad)
+		fprintf(stderr, "regtest: registry block %p freed twice (kfree_rcu)\n",
+			p);
+	f = malloc(sizeof(*f));
+	if (!f)
+		abort();
+	*f = (struct rcu_free){ .p = p, .bad = bad };
+	call_rcu(&f->head, rcu_free_cb);
+}
+
+void test_rcu_barrier(void)
+{
+	rcu_barrier();
+}
+
+/* ---- maple tree node allocations ---- */
+
+static long maple_fail_next;
+__thread unsigned int test_maple_fail_ratio;
+
+void test_maple_fail_next(long n)
+{
+	__atomic_store_n(&maple_fail_next, n, __ATOMIC_SEQ_CST);
+}
+
+static bool maple_alloc_fails(void)
+{
+	long n = __atomic_load_n(&maple_fail_next, __ATOMIC_SEQ_CST);
+
+	while (n > 0) {
+		if (__atomic_compare_exchange_n(&maple_fail_next, &n, n - 1,
+						false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			return true;
+	}
+	return test_maple_fail_ratio &&
+	       test_rand() % test_maple_fail_ratio == 0;
+}
+
+/*
+ * The harness' slab (tools/testing/shared/linux.c) fails only allocations
+ * that may not sleep; these wrappers (ld --wrap) fail the others too.
+ */
+void *__wrap_kmem_cache_alloc_lru(struct kmem_cache *cachep,
+				  struct list_lru *lru, int gfp)
+{
+	if (maple_alloc_fails())
+		return NULL;
+	return __real_kmem_cache_alloc_lru(cachep, lru, gfp);
+}
+
+struct slab_sheaf *__wrap_kmem_cache_prefill_sheaf(struct kmem_cache *s,
+						   gfp_t gfp,
+						   unsigned int size)
+{
+	if (maple_alloc_fails())
+		return NULL;
+	return __real_kmem_cache_prefill_sheaf(s, gfp, size);
+}
+
+int __wrap_kmem_cache_refill_sheaf(struct kmem_cache *s, gfp_t gfp,
+				   struct slab_sheaf **sheafp,
+				   unsigned int size)
+{
+	if (maple_alloc_fails())
+		return -ENOMEM;
+	return __real_kmem_cache_refill_sheaf(s, gfp, sheafp, size);
+}
+
+/* ---- messages, sysctl, seq_file ---- */
+
+static long warnings, messages;
+
+bool test_warn(const char *file, int line)
+{
+	__atomic_add_fetch(&warnings, 1, __ATOMIC_RELAXED);
+	printf("# WARNING at %s:%d\n", file, line);
+	return true;
+}
+
+long test_warnings(void)
+{
+	return __atomic_load_n(&warnings, __ATOMIC_RELAXED);
+}
+
+void test_printk(const char *fmt, ...)
+{
+	va_list ap;
+
+	__atomic_add_fetch(&messages, 1, __ATOMIC_RELAXED);
+	if (!getenv("REGTEST_VERBOSE"))
+		return;
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+long test_messages(void)
+{
+	return __atomic_load_n(&messages, __ATOMIC_RELAXED);
+}
+
+int proc_douintvec(const struct ctl_table *table, int write, void *buffer,
+		   size_t *lenp, long long *ppos)
+{
+	return -EOPNOTSUPP;
+}
+
+void seq_printf(struct seq_file *m, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (m->count >= m->size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(m->buf + m->count, m->size - m->count, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		m->count += n;
+}
+
+/* ---- the fake table reader's state ---- */
+
+#define MAX_CORRUPT	64
+
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long corrupt[MAX_CORRUPT];	/* text starts, 0: free */
+static unsigned long table_serial;
+void (*test_lookup_hook)(unsigned long text_start, unsigned long serial);
+__thread unsigned long test_last_lookup_serial;
+__thread unsigned long test_table_last_serial;
+
+unsigned long test_table_new_serial(void)
+{
+	test_table_last_serial = __atomic_add_fetch(&table_serial, 1,
+						    __ATOMIC_SEQ_CST);
+	return test_table_last_serial;
+}
+
+void test_table_set_corrupt(unsigned long text_start, bool bad)
+{
+	int i, free_slot = -1;
+
+	pthread_mutex_lock(&tables_lock);
+	for (i = 0; i < MAX_CORRUPT; i++) {
+		if (corrupt[i] == text_start) {
+			if (!bad)
+				corrupt[i] = 0;
+			break;
+		}
+		if (!corrupt[i] && free_slot < 0)
+			free_slot = i;
+	}
+	if (i == MAX_CORRUPT && bad) {
+		if (free_slot < 0)
+			abort();
+		corrupt[free_slot] = text_start;
+	}
+	pthread_mutex_unlock(&tables_lock);
+}
+
+/* The verdict is taken before the hook runs: the table as it was read. */
+int test_table_find(unsigned long text_start, unsigned long serial)
+{
+	bool bad = false;
+	int i;
+
+	pthread_mutex_lock(&tables_lock);
+	for (i = 0; i < MAX_CORRUPT; i++)
+		if (corrupt[i] == text_start)
+			bad = true;
+	pthread_mutex_unlock(&tables_lock);
+	test_last_lookup_serial = serial;
+	if (test_lookup_hook)
+		test_lookup_hook(text_start, serial);
+	return bad ? -EINVAL : 0;
+}
+
+/* ---- random numbers ---- */
+
+static __thread unsigned int rand_state = 2463534242U;
+
+void test_srand(unsigned int seed)
+{
+	rand_state = seed ? seed : 2463534242U;
+}
+
+unsigned int test_rand(void)
+{
+	unsigned int x = rand_state;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	rand_state = x;
+	return x;
+}
