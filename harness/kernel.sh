@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Configure (tinyconfig + harness/x86_64.config) and build bzImage out of
+# Configure (tinyconfig + harness/$UU_ARCH.config) and build bzImage out of
 # tree with ccache.  Incremental: the config is regenerated only when the
 # fragment changes, and kbuild rebuilds only what the tree changed.
+# ARCH=s390 cross-builds the s390x kernel (s390x-linux-gnu-gcc) in its own
+# build directory.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -12,12 +14,14 @@ build_lock
 export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=unwind KBUILD_BUILD_HOST=harness
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_BASEDIR=$SRC CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
-cc="ccache gcc"
-command -v ccache >/dev/null || cc=gcc
+cc="ccache ${CROSS}gcc"
+hostcc="ccache gcc"
+command -v ccache >/dev/null || { cc=${CROSS}gcc; hostcc=gcc; }
 jobs=$(($(nproc) + 1))
-mk=(make -s -C "$SRC" O="$KBUILD" CC="$cc" HOSTCC="$cc" -j"$jobs")
+mk=(make -s -C "$SRC" O="$KBUILD" CC="$cc" HOSTCC="$hostcc" -j"$jobs")
+[ -n "$CROSS" ] && mk+=(ARCH="$KARCH" CROSS_COMPILE="$CROSS")
 
-frag=$HARNESS/x86_64.config
+frag=$HARNESS/$UU_ARCH.config
 stamp=$KBUILD/.fragment.sha
 want=$(cat "$frag" "$SRC/Makefile" | sha1sum | cut -d' ' -f1)
 if [ ! -f "$KBUILD/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
@@ -44,4 +48,4 @@ log "building bzImage in $KBUILD"
 start=$(date +%s)
 "${mk[@]}" bzImage
 "${mk[@]}" headers >/dev/null
-log "kernel built in $(($(date +%s) - start)) s: $KBUILD/arch/x86/boot/bzImage"
+log "kernel built in $(($(date +%s) - start)) s: $KIMAGE"

@@ -48,11 +48,14 @@ sparse)
 		[ -f "$KBUILD/$o" ] && objs+=("$o")
 	done
 	[ ${#objs[@]} -gt 0 ] || { echo "sparse: no C files of the series are built"; exit 0; }
-	out=$(make -s -C "$SRC" O="$KBUILD" C=2 W=1 CC="ccache gcc" "${objs[@]}" 2>&1) || {
+	# The same compiler and flags as kernel.sh (ARCH=s390: the s390x build).
+	mk=(make -s -C "$SRC" O="$KBUILD" CC="ccache ${CROSS}gcc")
+	[ -n "$CROSS" ] && mk+=(ARCH="$KARCH" CROSS_COMPILE="$CROSS")
+	out=$("${mk[@]}" C=2 W=1 "${objs[@]}" 2>&1) || {
 		echo "$out"; exit 1; }
 	# Rebuild the objects with the normal flags, so that the next kernel
 	# build does not see them as stale (kbuild tracks the command line).
-	make -s -C "$SRC" O="$KBUILD" CC="ccache gcc" "${objs[@]}" >/dev/null 2>&1 || true
+	"${mk[@]}" "${objs[@]}" >/dev/null 2>&1 || true
 	if echo "$out" | grep -E 'warning:|error:'; then
 		exit 1
 	fi
