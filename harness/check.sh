@@ -103,6 +103,7 @@ s390=(env ARCH=s390)
 s390_kernel_ok=0
 step s390x/kernel "${s390[@]}" "$HARNESS/kernel.sh" && s390_kernel_ok=1
 [ $s390_kernel_ok = 1 ] && step s390x/sparse-w1 "${s390[@]}" "$HARNESS/style.sh" sparse
+[ $s390_kernel_ok = 1 ] && step s390x/harness-selftest "$HARNESS/selftest.sh" s390x
 s390_selftests_ok=0
 [ $s390_kernel_ok = 1 ] && step s390x/selftests-build "${s390[@]}" "$HARNESS/selftests.sh" &&
 	s390_selftests_ok=1

@@ -88,7 +88,8 @@ static void check_samples(struct __test_metadata *_metadata, const struct chain_
 			snprintf(got + len, sizeof(got) - len, " %s@%#llx", fn ?: "?",
 				 (unsigned long long)s->ips[j]);
 		}
-		if (!ok && in_top - good <= 5)
+		/* The first chain, and the first few bad ones, go to the log. */
+		if ((!ok && in_top - good <= 5) || in_top == 1)
 			TH_LOG("tid %u: chain of %u entries (%s):%s", s->tid, s->nr,
 			       s->resolved ? "deferred" : "never delivered", got);
 		good += ok;
