@@ -370,7 +370,7 @@ TEST_F(scenario, cpu_clock)
 TEST(corrupt_eh_frame)
 {
 	char src[PATH_MAX], prog[] = "/tmp/unwind_user_corrupt_XXXXXX";
-	char *argv[] = { prog, "spin", "300", NULL };
+	char *argv[] = { prog, "spin", "500", NULL };
 	struct perf_event_attr attr;
 	struct chain_capture cap;
 	struct elf_syms syms;
