@@ -33,10 +33,18 @@ selftests: kernel
 
 # make run CMD='uname -a'   (a command in the guest)
 # make vm                   (an interactive shell in the guest)
-run: kernel perf selftests
+# ARCH=s390: the s390x kernel and selftests in a qemu-system-s390x guest
+# (no perf there: the tests use perf_event_open() directly).
+ifneq ($(filter s390 s390x,$(ARCH)),)
+GUEST := kernel selftests
+else
+GUEST := kernel perf selftests
+endif
+
+run: $(GUEST)
 	@$(H)/vm.sh -t $(or $(TIMEOUT),600) $(CMD)
 
-vm: kernel perf selftests
+vm: $(GUEST)
 	@$(H)/vm.sh -i
 
 demo: kernel perf selftests

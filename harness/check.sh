@@ -4,13 +4,15 @@
 # make check: build everything, boot it, run every test, and end with
 # "N passed, N failed".  Exits non-zero when anything failed.
 set -uo pipefail
+# Both architectures, whatever ARCH says: x86-64 first, then s390x.
+unset ARCH
 . "$(dirname "$0")/common.sh"
 
 mkdir -p "$RESULTS"
 results=$RESULTS/check.results
 logs=$RESULTS/check-logs
 rm -rf "$logs"
-mkdir -p "$logs"
+mkdir -p "$logs" "$logs/s390x"
 : > "$results"
 t0=$(date +%s)
 
@@ -104,6 +106,45 @@ else
 	record FAIL guest "not run: the kernel or the selftests did not build"
 fi
 
+# s390x: the cross-built kernel and selftests in a qemu-system-s390x guest,
+# and the unwinder's C as big-endian s390x code under qemu-s390x.  Every
+# line is prefixed "s390x/".
+s390_start=$(date +%s)
+s390=(env ARCH=s390)
+s390_kernel_ok=0
+step s390x/kernel "${s390[@]}" "$HARNESS/kernel.sh" && s390_kernel_ok=1
+[ $s390_kernel_ok = 1 ] && step s390x/sparse-w1 "${s390[@]}" "$HARNESS/style.sh" sparse
+[ $s390_kernel_ok = 1 ] && step s390x/harness-selftest "$HARNESS/selftest.sh" s390x
+s390_selftests_ok=0
+[ $s390_kernel_ok = 1 ] && step s390x/selftests-build "${s390[@]}" "$HARNESS/selftests.sh" &&
+	s390_selftests_ok=1
+if [ -d "$uu" ] && step s390x/user-build "${umake[@]}" s390x; then
+	"${umake[@]}" run_unit_s390x > "$logs/s390x-user-unit.log" 2>&1
+	rc=$?
+	"$HARNESS/tap.py" "s390x/user/unit" < "$logs/s390x-user-unit.log" |
+	while IFS=$'\t' read -r v name detail; do
+		record "$v" "$name" "$detail"
+	done
+	[ $rc -eq 0 ] || record FAIL "s390x/user/unit" "exit $rc, $logs/s390x-user-unit.log"
+	step s390x/user-oracle "${umake[@]}" run_oracle_s390x &&
+		grep '^oracle:' "$logs/s390x/user-oracle.log" | sed 's/^/    /'
+fi
+if [ $s390_selftests_ok = 1 ]; then
+	start=$(date +%s)
+	"${s390[@]}" "$HARNESS/vm.sh" -t 1500 "$CACHE/build/selftests-s390x/install/run_kselftest.sh" \
+		> "$logs/s390x-guest.log" 2>&1
+	rc=$?
+	"$HARNESS/tap.py" s390x/guest < "$logs/s390x-guest.log" |
+	while IFS=$'\t' read -r v name detail; do
+		record "$v" "$name" "$detail"
+	done
+	[ $rc -eq 0 ] || record FAIL s390x/guest/run_kselftest "exit $rc, $logs/s390x-guest.log"
+	log "s390x guest tests took $(($(date +%s) - start)) s"
+else
+	record FAIL s390x/guest "not run: the s390x kernel or selftests did not build"
+fi
+log "s390x took $(($(date +%s) - s390_start)) s"
+
 pass=$(grep -c '^PASS' "$results")
 xfail=$(grep -c '^XFAIL' "$results")
 fail=$(grep -c '^FAIL' "$results")
@@ -112,6 +153,15 @@ if [ "$xfail" -gt 0 ]; then
 	echo "expected failures (XFAIL, counted as passed):"
 	grep '^XFAIL' "$results" | cut -f2 | sed 's/^/  /'
 fi
+# Each architecture on its own line, then the total.
+for a in x86-64 s390x; do
+	if [ $a = s390x ]; then
+		sel() { grep -P '^\w+\ts390x/' "$results"; }
+	else
+		sel() { grep -vP '^\w+\ts390x/' "$results"; }
+	fi
+	echo "$a: $(sel | grep -cE '^(PASS|XFAIL)') passed, $(sel | grep -c '^FAIL') failed"
+done
 echo "check took $(($(date +%s) - t0)) s; logs in $logs"
 echo "$((pass + xfail)) passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -18,17 +18,45 @@ OVERLAY_DIRS="arch block certs crypto Documentation drivers fs include init
 io_uring ipc kernel lib mm net rust samples security sound tools usr virt"
 
 SRC=$CACHE/src/linux
+
+# The guest's architecture: x86_64 (default) or s390x (ARCH=s390 or s390x).
+# ARCH itself is unset here: the kernel's and the selftests' Makefiles read
+# it from the environment, and each script passes its own.
+case "${ARCH:-}" in
+''|x86|x86_64) UU_ARCH=x86_64 ;;
+s390|s390x) UU_ARCH=s390x ;;
+*) echo "error: ARCH=$ARCH: only x86_64 and s390 (s390x) are supported" >&2; exit 2 ;;
+esac
+unset ARCH
+# The s390x cross compiler, unpacked by cross-s390x.sh (it cannot be
+# installed next to gcc-multilib).
+PATH=$CACHE/cross-s390x/usr/bin:$PATH
 # Kernels other than the series' own, each built and booted apart:
 #   KVARIANT=debug	make check-debug's: harness/x86_64-debug.config on top
 #   KVARIANT=plain	pristine Linux 7.2, same config, to compare against
 KVARIANT=${KVARIANT:-}
-KBUILD=$CACHE/build/x86_64${KVARIANT:+-$KVARIANT}
-KFRAGS=$HARNESS/x86_64.config
-[ -f "$HARNESS/x86_64-$KVARIANT.config" ] && KFRAGS="$KFRAGS $HARNESS/x86_64-$KVARIANT.config"
-[ "$KVARIANT" = plain ] && SRC=$CACHE/src/plain
+KBUILD=$CACHE/build/$UU_ARCH${KVARIANT:+-$KVARIANT}
+KFRAGS=$HARNESS/$UU_ARCH.config
+if [ -n "$KVARIANT" ] && [ -f "$HARNESS/$UU_ARCH-$KVARIANT.config" ]; then
+	KFRAGS="$KFRAGS $HARNESS/$UU_ARCH-$KVARIANT.config"
+fi
+if [ "$KVARIANT" = plain ]; then
+	SRC=$CACHE/src/plain
+fi
 PERF_OUT=$CACHE/build/perf
-SELFTESTS_OUT=$CACHE/build/selftests
 USER_OUT=$CACHE/build/user
+if [ "$UU_ARCH" = s390x ]; then
+	SELFTESTS_OUT=$CACHE/build/selftests-s390x
+	# Cross tools, and the kernel's name for the architecture.
+	KARCH=s390
+	CROSS=s390x-linux-gnu-
+	KIMAGE=$KBUILD/arch/s390/boot/bzImage
+else
+	SELFTESTS_OUT=$CACHE/build/selftests
+	KARCH=x86
+	CROSS=
+	KIMAGE=$KBUILD/arch/x86/boot/bzImage
+fi
 AUDIT_OUT=$CACHE/build/audit
 RESULTS=$CACHE/results
 VNG_DIR=$CACHE/vng

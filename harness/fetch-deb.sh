@@ -6,16 +6,24 @@
 # configuration is never touched.  The mirror URI is read from the host's
 # own sources; no host name is written into this repository.
 #
-# usage: fetch-deb.sh PACKAGE [VERSION]
-#   Prints the path of the cached .deb on stdout.
+# usage: fetch-deb.sh PACKAGE [VERSION [DEB_ARCH [host]]]
+#   Prints the path of the cached .deb on stdout.  DEB_ARCH (default amd64)
+#   fetches another architecture's package (s390x for the s390x guest), and
+#   "host" a package of the host's own release (what the s390x guest and
+#   cross compiler use), each through an apt state of its own.  Nothing is
+#   installed.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 cache=$CACHE
 pkg=$1
 want=${2:-}
+deb_arch=${3:-amd64}
+host_suite=${4:-}
+[ "$deb_arch" = amd64 ] || host_suite=host
 
 state=$cache/apt-state
+[ -z "$host_suite" ] || state=$cache/apt-state-host-$deb_arch
 mkdir -p "$state/lists/partial" "$cache/debs"
 
 uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null |
@@ -26,17 +34,22 @@ if [ -z "$uri" ]; then
 fi
 [ -n "$uri" ] || { echo "fetch-deb: no Debian mirror configured on this host" >&2; exit 1; }
 
-cat > "$state/sources.list" <<SRC
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri sid main
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri forky main
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri trixie-backports main
-SRC
+suites="sid forky trixie-backports"
+# Packages that must match the host (another architecture's user space for
+# the s390x guest, the cross compiler) come from the host's own release.
+if [ -n "$host_suite" ]; then
+	suites=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+fi
+for suite in $suites; do
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main"
+done > "$state/sources.list"
 
 apt_opts=(-o "Dir::Etc::sourcelist=$state/sources.list"
 	  -o "Dir::Etc::sourceparts=/dev/null"
 	  -o "Dir::State::Lists=$state/lists"
 	  -o "Dir::Cache=$state/cache"
-	  -o "APT::Architecture=amd64"
+	  -o "APT::Architecture=$deb_arch"
+	  -o "APT::Architectures=$deb_arch"
 	  -o "Debug::NoLocking=1"
 	  -o "APT::Sandbox::User=root")
 mkdir -p "$state/cache/archives/partial"
@@ -49,7 +62,7 @@ if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440)" ]; then
 fi
 
 versions=$(apt-cache "${apt_opts[@]}" madison "$pkg" | awk -F'|' '{gsub(/ /,"",$2); print $2}' | sort -Vr -u)
-[ -n "$versions" ] || { echo "fetch-deb: $pkg not found in sid/forky/trixie-backports" >&2; exit 1; }
+[ -n "$versions" ] || { echo "fetch-deb: $pkg ($deb_arch) not found in $suites" >&2; exit 1; }
 
 ver=
 if [ -n "$want" ]; then

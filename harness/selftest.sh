@@ -7,6 +7,7 @@
 #   - a guest command's exit status reaches the host;
 #   - a guest that hangs is killed and reported (exit 124);
 #   - a guest kernel that panics is reported (exit 125), not passed.
+# With the argument s390x, the last three for the s390x guest.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -25,6 +26,21 @@ expect() {	# NAME WANT_RC GOT_RC [OUTPUT-PATTERN OUTPUT]
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# selftest.sh s390x: the same contract for the s390x guest (vm-s390x.sh).
+if [ "${1:-}" = s390x ]; then
+	out=$(ARCH=s390 "$HARNESS/vm.sh" -t 120 sh -c 'echo hello from s390x; exit 3' 2>&1)
+	expect "s390x: the guest's exit status and output reach the host" 3 $? \
+		"hello from s390x" "$out"
+	start=$(date +%s)
+	out=$(ARCH=s390 "$HARNESS/vm.sh" -t 20 sleep 1000 2>&1)
+	rc=$?
+	expect "s390x: a hung guest is killed and reported" 124 $rc "did not finish" "$out"
+	echo "# hang reported after $(($(date +%s) - start)) s"
+	out=$(ARCH=s390 "$HARNESS/vm.sh" -t 120 sh -c 'echo c > /proc/sysrq-trigger; sleep 100' 2>&1)
+	expect "s390x: a guest kernel panic is reported" 125 $? "ended without a result" "$out"
+	exit $fail
+fi
 
 # A repository whose series holds a patch that cannot apply.
 mkdir -p "$tmp/repo/patches"

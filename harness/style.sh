@@ -49,11 +49,14 @@ sparse)
 	done
 	[ ${#objs[@]} -gt 0 ] || { echo "sparse: no C files of the series are built"; exit 0; }
 	sparse=$("$HARNESS/sparse-tool.sh")
-	out=$(make -s -C "$SRC" O="$KBUILD" C=2 W=1 CHECK="$sparse" CC="ccache gcc" \
-		"${objs[@]}" 2>&1) || { echo "$out"; exit 1; }
+	# The same compiler and flags as kernel.sh (ARCH=s390: the s390x build).
+	mk=(make -s -C "$SRC" O="$KBUILD" CC="ccache ${CROSS}gcc")
+	[ -n "$CROSS" ] && mk+=(ARCH="$KARCH" CROSS_COMPILE="$CROSS")
+	out=$("${mk[@]}" C=2 W=1 CHECK="$sparse" "${objs[@]}" 2>&1) || {
+		echo "$out"; exit 1; }
 	# Rebuild the objects with the normal flags, so that the next kernel
 	# build does not see them as stale (kbuild tracks the command line).
-	make -s -C "$SRC" O="$KBUILD" CC="ccache gcc" "${objs[@]}" >/dev/null 2>&1 || true
+	"${mk[@]}" "${objs[@]}" >/dev/null 2>&1 || true
 	# A sparse the kernel turned down would check nothing, and say so.
 	if echo "$out" | grep -q 'sparse is not available'; then
 		echo "$out"

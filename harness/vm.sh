@@ -16,6 +16,11 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
+# ARCH=s390: qemu-system-s390x with an initramfs instead (same options).
+if [ "$UU_ARCH" = s390x ]; then
+	ARCH=s390 exec "$HARNESS/vm-s390x.sh" "$@"
+fi
+
 limit=600
 interactive=
 while getopts "t:i" opt; do
@@ -27,7 +32,7 @@ while getopts "t:i" opt; do
 done
 shift $((OPTIND - 1))
 
-kernel=$KBUILD/arch/x86/boot/bzImage
+kernel=$KIMAGE
 [ -f "$kernel" ] || die "no kernel at $kernel: run 'make kernel' first"
 
 if [ ! -x "$VNG_DIR/usr/bin/vng" ]; then

@@ -562,9 +562,20 @@ static noinline int cfi_map_frame(const struct cfi_map *m,
 	}
 
 	ret = cfi_map_rule(m, &row->ra, &frame->ra);
-	if (!ret)
-		ret = cfi_map_rule(m, &row->fp, &frame->fp);
-	return ret;
+	if (ret)
+		return ret;
+	/*
+	 * Where the return address column is a real register (s390: r14),
+	 * "unchanged" means the return address is still in it: until a
+	 * function saves it, and in leaf functions that never do.  Only the
+	 * topmost frame has that register's value.  On x86 the column is not
+	 * a register and no frame can use this rule.
+	 */
+	if (frame->ra.type == UNWIND_USER_RULE_RETAIN) {
+		frame->ra.type = UNWIND_USER_RULE_REG_OFF;
+		cfi_map_reg(m->regs, m->regs->ra, &frame->ra);
+	}
+	return cfi_map_rule(m, &row->fp, &frame->fp);
 }
 
 /*
@@ -668,6 +679,7 @@ int cfi_eval_frame(const struct eh_frame_section *sec,
 	if (ret)
 		return ret;
 	ret = cfi_map_frame(&m, &row, frame);
+	frame->sp_off = -(s32)regs->cfa_off;
 	frame->signal = fde->cie.signal_frame;
 	return ret;
 }

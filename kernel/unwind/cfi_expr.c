@@ -34,6 +34,7 @@
 #include <linux/limits.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <linux/unaligned.h>
 #include <linux/unwind_user_types.h>
 
 #include "cfi_expr.h"
@@ -91,17 +92,33 @@ static int expr_sleb(struct cfi_expr *x, s64 *val)
 	return expr_leb128(x, true, (u64 *)val);
 }
 
-/* A fixed-size little-endian operand of @size bytes, sign-extended if @sign. */
+/*
+ * A fixed-size operand of @size bytes (1, 2, 4 or 8), in the byte order of
+ * the task (big-endian on s390), sign-extended if @sign.
+ */
 static int expr_fixed(struct cfi_expr *x, unsigned int size, bool sign,
 		      s64 *val)
 {
-	u64 v = 0;
-	unsigned int i;
+	u64 v;
 
 	if (x->end - x->p < size)
 		return -EINVAL;
-	for (i = 0; i < size; i++)
-		v |= (u64)x->p[i] << (8 * i);
+	switch (size) {
+	case 1:
+		v = *x->p;
+		break;
+	case 2:
+		v = get_unaligned((const u16 *)x->p);
+		break;
+	case 4:
+		v = get_unaligned((const u32 *)x->p);
+		break;
+	case 8:
+		v = get_unaligned((const u64 *)x->p);
+		break;
+	default:
+		return -EINVAL;
+	}
 	x->p += size;
 	if (sign && size < 8 && (v & ((u64)1 << (8 * size - 1))))
 		v |= -((u64)1 << (8 * size));

@@ -19,12 +19,15 @@
 /*
  * DWARF register numbers of the registers struct unwind_user_frame knows:
  * the stack pointer, the frame pointer and the return address column.
- * x86-64: 7, 6, 16.  i386: 4, 5, 8.
+ * x86-64: 7, 6, 16.  i386: 4, 5, 8.  s390x: 15, 11, 14.  And how far the
+ * ABI puts the CFA above the caller's stack pointer: 0 as DWARF defines
+ * it, 160 on s390x (the register save area the caller allocates).
  */
 struct eh_frame_regs {
 	u16	sp;
 	u16	fp;
 	u16	ra;
+	u16	cfa_off;
 };
 
 /*

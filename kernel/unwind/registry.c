@@ -66,11 +66,20 @@ static struct unwind_user_entry registry_tombstone;
 
 static atomic64_t registry_next_id;
 
+/*
+ * DWARF's CFA is the caller's stack pointer; an ABI may put it higher
+ * (s390: past the register save area the caller allocates).
+ */
+#ifndef UNWIND_USER_DWARF_CFA_OFF
+#define UNWIND_USER_DWARF_CFA_OFF	0
+#endif
+
 /* The DWARF numbers of the registers the generic frame rules know. */
 static const struct eh_frame_regs eh_frame_regs = {
 	.sp = UNWIND_USER_DWARF_SP,
 	.fp = UNWIND_USER_DWARF_FP,
 	.ra = UNWIND_USER_DWARF_RA,
+	.cfa_off = UNWIND_USER_DWARF_CFA_OFF,
 };
 
 #ifdef UNWIND_USER_DWARF_SP_32

@@ -13,6 +13,9 @@
  *	PC ok CFA RA FP		the rules, in oracle.py's notation
  *	PC ok CFA RA FP signal	the same, for a signal frame
  *
+ * and, where the caller's stack pointer is not the CFA (s390x), a last
+ * word "sp-160" (the caller's SP is CFA - 160).
+ *
  * where a rule is "sp+8", "fp+16", "r10+0" (register + offset), "*sp+8" (the
  * value saved there), "c-8" (saved at CFA - 8), "v+8" (CFA + 8), "same" or
  * "undef".  The first line is "init ERR" or "init ok".
@@ -28,6 +31,10 @@
 
 static const struct eh_frame_regs regs_x86_64 = { .sp = 7, .fp = 6, .ra = 16 };
 static const struct eh_frame_regs regs_i386 = { .sp = 4, .fp = 5, .ra = 8 };
+/* r15, r11, r14; the CFA is 160 bytes above the caller's r15. */
+static const struct eh_frame_regs regs_s390x = {
+	.sp = 15, .fp = 11, .ra = 14, .cfa_off = 160,
+};
 
 struct segment {
 	unsigned long vaddr, filesz, memsz;
@@ -138,9 +145,16 @@ int main(int argc, char **argv)
 		Elf64_Phdr *ph = (Elf64_Phdr *)(file + eh->e_phoff);
 
 		ptr_size = 8;
-		regs = &regs_x86_64;
-		if (eh->e_machine != EM_X86_64)
-			return fprintf(stderr, "not x86-64\n"), 2;
+		/*
+		 * Read as this program's own byte order: an s390x file is
+		 * checked by an s390x build of this program (under qemu).
+		 */
+		if (eh->e_machine == EM_X86_64)
+			regs = &regs_x86_64;
+		else if (eh->e_machine == EM_S390)
+			regs = &regs_s390x;
+		else
+			return fprintf(stderr, "not x86-64 or s390x in this byte order\n"), 2;
 		if (eh->e_type == ET_DYN)
 			bias = 0x7f0000000000UL;
 		for (i = 0; i < eh->e_phnum; i++) {
@@ -227,9 +241,12 @@ int main(int argc, char **argv)
 			printf("%lx %s\n", pc, err_name(ret));
 			continue;
 		}
-		printf("%lx ok %s %s %s%s\n", pc, fmt_rule(b1, &frame.cfa),
+		printf("%lx ok %s %s %s%s", pc, fmt_rule(b1, &frame.cfa),
 		       fmt_rule(b2, &frame.ra), fmt_rule(b3, &frame.fp),
 		       frame.signal ? " signal" : "");
+		if (frame.sp_off)
+			printf(" sp%+d", frame.sp_off);
+		putchar('\n');
 	}
 	if (lookups)
 		fprintf(stderr, "# %s: %lu lookups, %.1f copy_from_user calls and %.0f %s\n",

@@ -61,6 +61,21 @@ static void run(const char *name, void (*fn)(void))
 /* ------------------------------------------------------------------ */
 /* Rules */
 
+/*
+ * Multi-byte operands written as bytes, in the byte order of the machine the
+ * tests run on, which is the order the kernel reads them in (the tests also
+ * run as s390x code, big-endian).
+ */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define B16(v)	(((v) >> 8) & 0xff), ((v) & 0xff)
+#define B32(v)	B16((v) >> 16), B16(v)
+#define B64(v)	B32((v) >> 32), B32(v)
+#else
+#define B16(v)	((v) & 0xff), (((v) >> 8) & 0xff)
+#define B32(v)	B16(v), B16((v) >> 16)
+#define B64(v)	B32(v), B32((v) >> 32)
+#endif
+
 #define RULE(t, r, n, o)						\
 	((struct unwind_user_rule){ .type = UNWIND_USER_RULE_##t,	\
 				    .reg = UNWIND_USER_REG_##r,		\
@@ -320,9 +335,9 @@ static void test_advance(void)
 		DW_CFA_def_cfa_offset, 16,
 		DW_CFA_advance_loc1, 2,			/* +8 */
 		DW_CFA_def_cfa_offset, 24,
-		DW_CFA_advance_loc2, 0x00, 0x01,	/* +0x400 */
+		DW_CFA_advance_loc2, B16(0x100),	/* +0x400 */
 		DW_CFA_def_cfa_offset, 32,
-		DW_CFA_advance_loc4, 0x00, 0x00, 0x01, 0x00, /* +0x40000 */
+		DW_CFA_advance_loc4, B32(0x10000), /* +0x40000 */
 		DW_CFA_def_cfa_offset, 40,
 		DW_CFA_advance_loc | 0,			/* an empty row */
 		DW_CFA_def_cfa_offset, 48,
@@ -350,9 +365,9 @@ static void test_set_loc(void)
 	static struct buf b;
 	struct cie_opts c;
 	static const u8 back[] = {
-		DW_CFA_set_loc, 0x10, 0x10, 0x40, 0, 0, 0, 0, 0,
+		DW_CFA_set_loc, B64(0x401010ULL),
 		DW_CFA_def_cfa_offset, 16,
-		DW_CFA_set_loc, 0x08, 0x10, 0x40, 0, 0, 0, 0, 0,
+		DW_CFA_set_loc, B64(0x401008ULL),
 	};
 	unsigned int i;
 
@@ -1128,23 +1143,23 @@ static void test_expr_ops(void)
 		OK(CFA_X, SP(0xf8), OP_RSP, 0, DW_OP_const1u, 0xf8,
 		   DW_OP_plus),
 		OK(CFA_X, SP(-8), OP_RSP, 0, DW_OP_const1s, 0xf8, DW_OP_plus),
-		OK(CFA_X, SP(0xfff0), OP_RSP, 0, DW_OP_const2u, 0xf0, 0xff,
+		OK(CFA_X, SP(0xfff0), OP_RSP, 0, DW_OP_const2u, B16(0xfff0),
 		   DW_OP_plus),
-		OK(CFA_X, SP(-16), OP_RSP, 0, DW_OP_const2s, 0xf0, 0xff,
+		OK(CFA_X, SP(-16), OP_RSP, 0, DW_OP_const2s, B16(0xfff0),
 		   DW_OP_plus),
 		OK(CFA_X, SP(0x7ffffff0), OP_RSP, 0, DW_OP_const4u,
-		   0xf0, 0xff, 0xff, 0x7f, DW_OP_plus),
+		   B32(0x7ffffff0), DW_OP_plus),
 		BAD(CFA_X, -EOPNOTSUPP, OP_RSP, 0, DW_OP_const4u,
-		    0xf0, 0xff, 0xff, 0xff, DW_OP_plus),
+		    B32(0xfffffff0), DW_OP_plus),
 		OK(CFA_X, SP(-16), OP_RSP, 0, DW_OP_const4s,
-		   0xf0, 0xff, 0xff, 0xff, DW_OP_plus),
+		   B32(0xfffffff0), DW_OP_plus),
 		/* 2^64 - 16 is -16 modulo 2^64, as an address would be */
 		OK(CFA_X, SP(-16), OP_RSP, 0, DW_OP_const8u,
-		   0xf0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, DW_OP_plus),
+		   B64(0xfffffffffffffff0ULL), DW_OP_plus),
 		OK(CFA_X, SP(-16), OP_RSP, 0, DW_OP_const8s,
-		   0xf0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, DW_OP_plus),
+		   B64(0xfffffffffffffff0ULL), DW_OP_plus),
 		OK(CFA_X, SP(0x1234), OP_RSP, 0, DW_OP_const8s,
-		   0x34, 0x12, 0, 0, 0, 0, 0, 0, DW_OP_plus),
+		   B64(0x1234ULL), DW_OP_plus),
 		OK(CFA_X, SP(300), OP_RSP, 0, DW_OP_constu, 0xac, 0x02,
 		   DW_OP_plus),
 		OK(CFA_X, SP(-300), OP_RSP, 0, DW_OP_consts, 0xd4, 0x7d,
@@ -1242,13 +1257,13 @@ static void test_expr_ops(void)
 		    DW_OP_deref),
 		OK(CFA_X, AT_SP(S32_MIN), OP_RSP, 0x80, 0x80, 0x80, 0x80, 0x78,
 		   DW_OP_deref),
-		BAD(RA_X, -EOPNOTSUPP, DW_OP_const4u, 0, 0, 0, 0x80,
+		BAD(RA_X, -EOPNOTSUPP, DW_OP_const4u, B32(0x80000000U),
 		    DW_OP_plus),
-		OK(RA_X, AT_CFA(S32_MAX), DW_OP_const4u, 0xff, 0xff, 0xff,
-		   0x7f, DW_OP_plus),
-		BAD(FP_VX, -EOPNOTSUPP, DW_OP_const4u, 1, 0, 0, 0x80,
+		OK(RA_X, AT_CFA(S32_MAX), DW_OP_const4u, B32(0x7fffffffU),
+		   DW_OP_plus),
+		BAD(FP_VX, -EOPNOTSUPP, DW_OP_const4u, B32(0x80000001U),
 		    DW_OP_minus),
-		OK(FP_VX, CFA_PLUS(S32_MIN), DW_OP_const4u, 0, 0, 0, 0x80,
+		OK(FP_VX, CFA_PLUS(S32_MIN), DW_OP_const4u, B32(0x80000000U),
 		   DW_OP_minus),
 		/* nop anywhere */
 		OK(CFA_X, SP(8), DW_OP_nop, OP_RSP, 8, DW_OP_nop),

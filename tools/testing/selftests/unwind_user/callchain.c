@@ -4,10 +4,10 @@
  * main -> a -> b -> c -> d (workload.c), checked against that path.
  *
  * The program is built with frame pointers (workload-fp), without them at
- * -O0, -O2, -O3 and -Os (workload-nofp, -O0, -O3, -Os), and in C++ with
- * exceptions (workload-cxx); other programs use threads, fork, exec and a
- * deep chain.  Samples come from a uprobe on d's entry and from the cpu-clock
- * software event; each sample's chain arrives in a
+ * -O0, -O1, -O2, -O3 and -Os (workload-nofp, -O0, -O1, -O3, -Os), and in
+ * C++ with exceptions (workload-cxx); other programs use threads, fork, exec
+ * and a deep chain.  Samples come from a uprobe on d's entry and from the
+ * cpu-clock software event; each sample's chain arrives in a
  * PERF_RECORD_CALLCHAIN_DEFERRED record and is symbolized with the program's
  * own symbol table, never with the unwinder's help.  A copy of a program
  * whose .eh_frame is garbage must still give partial chains.
@@ -172,6 +172,10 @@ FIXTURE_VARIANT_ADD(chain, nofp) {
 
 FIXTURE_VARIANT_ADD(chain, O0) {
 	.prog = "workload-O0",
+};
+
+FIXTURE_VARIANT_ADD(chain, O1) {
+	.prog = "workload-O1",
 };
 
 FIXTURE_VARIANT_ADD(chain, O3) {
@@ -367,7 +371,7 @@ TEST_F(scenario, cpu_clock)
 TEST(corrupt_eh_frame)
 {
 	char src[PATH_MAX], prog[] = "/tmp/unwind_user_corrupt_XXXXXX";
-	char *argv[] = { prog, "spin", "300", NULL };
+	char *argv[] = { prog, "spin", "500", NULL };
 	struct perf_event_attr attr;
 	struct chain_capture cap;
 	struct elf_syms syms;

@@ -104,8 +104,9 @@ static int parse_sample(struct chain_capture *cap, const uint64_t *p, const uint
 		return -ENOMEM;
 	s->ip = p[0];
 	s->nr_maps = cap->nr_maps;
-	s->pid = (uint32_t)p[1];
-	s->tid = (uint32_t)(p[1] >> 32);
+	/* { u32 pid, tid; }: in memory order, whatever the byte order */
+	memcpy(&s->pid, (const char *)&p[1], sizeof(s->pid));
+	memcpy(&s->tid, (const char *)&p[1] + sizeof(s->pid), sizeof(s->tid));
 	nr = p[2];
 	p += 3;
 	if (nr > (uint64_t)(end - p))

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the s390x kernel under qemu-system-s390x (TCG) from an initramfs, run
+# one command in it and power off: vm.sh's contract for ARCH=s390.  Prints
+# the command's output and exits with its status.
+#
+#   ARCH=s390 vm.sh [-t SECONDS] [-i] CMD [ARGS...]
+#
+# The initramfs is two cpio archives, one after the other: a cached base
+# (Debian's static busybox for s390x, the s390x glibc and libstdc++ of
+# libc6-s390x-cross and libstdc++6-s390x-cross, an /init) and one made for
+# the run, which holds the command and the s390x selftests at the path they
+# have on the host, so that the same command line works on both sides.
+# Output and status come back over the console, between marker lines; the
+# whole console is kept in $CACHE/results/vm.*/console.log.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+limit=600
+interactive=
+while getopts "t:i" opt; do
+	case $opt in
+	t) limit=$OPTARG ;;
+	i) interactive=1 ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+
+[ -f "$KIMAGE" ] || die "no kernel at $KIMAGE: run 'make kernel ARCH=s390' first"
+command -v qemu-system-s390x >/dev/null || die "qemu-system-s390x is missing (qemu-system-misc)"
+
+"$HARNESS/initramfs-s390x.sh" >&2
+base=$CACHE/build/s390x-initramfs/base.cpio
+
+mkdir -p "$RESULTS"
+out=$(mktemp -d "$RESULTS/vm.XXXXXX")
+trap 'rm -rf "$out/root"' EXIT
+
+# The run's archive: the command, and the selftests at their host path.
+root=$out/root
+mkdir -p "$root/uu"
+if [ -n "$interactive" ]; then
+	echo "interactive" > "$root/uu/mode"
+elif [ $# -eq 1 ]; then
+	printf '%s\n' "$1" > "$root/uu/cmd"
+else
+	printf '%q ' "$@" > "$root/uu/cmd"
+fi
+printf '%s\n' "$PWD" > "$root/uu/cwd"
+if [ -d "$SELFTESTS_OUT/install" ]; then
+	mkdir -p "$root$SELFTESTS_OUT"
+	cp -a "$SELFTESTS_OUT/install" "$root$SELFTESTS_OUT/"
+fi
+(cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$out/run.cpio"
+cat "$base" "$out/run.cpio" > "$out/initrd.cpio"
+
+qemu=(qemu-system-s390x -machine s390-ccw-virtio -accel tcg -cpu max -m 2048
+      -smp 1 -nographic -no-reboot -kernel "$KIMAGE" -initrd "$out/initrd.cpio"
+      -append "console=ttysclp0 panic=-1 oops=panic rdinit=/init")
+
+if [ -n "$interactive" ]; then
+	exec "${qemu[@]}"
+fi
+
+set +e
+timeout -k 5 "$limit" "${qemu[@]}" </dev/null > "$out/console.log" 2>&1
+vm_rc=$?
+set -e
+
+# The command's output lies between the two markers the guest prints; the
+# console ends lines with CR LF.
+tr -d '\r' < "$out/console.log" > "$out/console.txt"
+if grep -q '^@@uu-exit [0-9]*@@$' "$out/console.txt"; then
+	sed -n '/^@@uu-start@@$/,/^@@uu-exit [0-9]*@@$/p' "$out/console.txt" |
+		sed '1d;$d' | tee "$out/output"
+	rc=$(sed -n 's/^@@uu-exit \([0-9]*\)@@$/\1/p' "$out/console.txt" | tail -n 1)
+else
+	if [ $vm_rc -eq 124 ] || [ $vm_rc -eq 137 ]; then
+		echo "vm: the guest did not finish within ${limit} s (hang?)" >&2
+		rc=124
+	else
+		echo "vm: the guest ended without a result (panic?)" >&2
+		rc=125
+	fi
+	echo "vm: last console lines ($out/console.log):" >&2
+	tail -n 30 "$out/console.txt" >&2
+fi
+rm -f "$out/initrd.cpio" "$out/run.cpio"
+exit "$rc"
