@@ -32,13 +32,17 @@
 static int write_str(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
+	ssize_t n = -1;
 
-	if (fd < 0)
+	if (fd >= 0) {
+		n = write(fd, val, strlen(val));
+		close(fd);
+	}
+	if (n != (ssize_t)strlen(val)) {
+		fprintf(stderr, "# %s <- %s: %s\n", path, val, strerror(errno));
 		return -1;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : -1;
+	}
+	return 0;
 }
 
 static int fi_set(const char *fi, const char *attr, const char *val)

@@ -1344,6 +1344,28 @@ TEST(proc_checked_at_open)
 	EXPECT_STREQ("", out) TH_LOG("unwind_tables leaked the set-user-ID program's layout");
 }
 
+/* An x32 task is refused, with EOPNOTSUPP (x32_register.c says which errno). */
+TEST(x32_refused)
+{
+	char exe[PATH_MAX] = "", path[PATH_MAX];
+	int status;
+	pid_t pid;
+
+	ASSERT_LT(0, readlink("/proc/self/exe", exe, sizeof(exe) - 1));
+	snprintf(path, sizeof(path), "%s/x32_register", dirname(exe));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execl(path, path, (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("x32_register: status %#x", status);
+	ASSERT_NE(127, WEXITSTATUS(status)) TH_LOG("cannot run %s (no x32 ABI?)", path);
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("errno %d, not EOPNOTSUPP (1: accepted)",
+						 WEXITSTATUS(status));
+}
+
 /*
  * kernel.unwind_tables_max caps the registrations of an mm, counting the
  * ones exec made.  Set it to what the process holds + 2: two more

@@ -31,7 +31,19 @@ static void prog_path(char *buf, size_t size, const char *name)
 	snprintf(buf, size, "%s/%s", dirname(exe), name);
 }
 
-TEST(stress)
+FIXTURE(stress) {
+};
+
+FIXTURE_SETUP(stress)
+{
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+}
+
+/* Past the harness's 30 s: make check-debug runs it for a minute. */
+TEST_F_TIMEOUT(stress, run, 900)
 {
 	const char *env = getenv("UNWIND_USER_STRESS_SECONDS");
 	char prog[PATH_MAX], lib1[PATH_MAX], lib2[PATH_MAX], secs[16], msg[512];
