@@ -53,23 +53,34 @@ static int fi_set(const char *fi, const char *attr, const char *val)
 	return write_str(path, val);
 }
 
+/*
+ * This thread's /proc/thread-self/make-it-fail, opened before anything is
+ * armed: switching injection off again must not need an allocation, which
+ * could be the one that fails.
+ */
+static int make_it_fail = -1;
+
 /* Fail this thread's first allocation after @space bytes, once. */
 static int fi_arm(const char *fi, unsigned long space)
 {
 	char buf[32];
 
+	if (make_it_fail < 0)
+		make_it_fail = open("/proc/thread-self/make-it-fail", O_WRONLY | O_CLOEXEC);
 	snprintf(buf, sizeof(buf), "%lu", space);
-	if (fi_set(fi, "probability", "100") || fi_set(fi, "interval", "1") ||
+	if (make_it_fail < 0 ||
+	    fi_set(fi, "probability", "100") || fi_set(fi, "interval", "1") ||
 	    fi_set(fi, "times", "1") || fi_set(fi, "space", buf) ||
 	    fi_set(fi, "task-filter", "Y") || fi_set(fi, "ignore-gfp-wait", "N") ||
 	    fi_set(fi, "verbose", "0"))
 		return -1;
-	return write_str("/proc/thread-self/make-it-fail", "1");
+	return pwrite(make_it_fail, "1", 1, 0) == 1 ? 0 : -1;
 }
 
 static void fi_disarm(const char *fi)
 {
-	write_str("/proc/thread-self/make-it-fail", "0");
+	if (make_it_fail >= 0 && pwrite(make_it_fail, "0", 1, 0) != 1)
+		perror("make-it-fail");
 	fi_set(fi, "times", "0");
 }
 
@@ -182,7 +193,13 @@ TEST_F(fail, register)
 	}
 	ksft_print_msg("%s: %u registrations failed, %u succeeded\n", variant->fi,
 		       self->failed, self->ok);
-	EXPECT_LT(0U, self->failed);
+	/*
+	 * The registry's allocations are small objects: the slab fails them;
+	 * a page allocation fails only when a slab grows, which these calls
+	 * may never need.
+	 */
+	if (!strcmp(variant->fi, "failslab"))
+		EXPECT_LT(0U, self->failed);
 }
 
 /* Unregistering, munmap() and mremap() never fail to remove the entry. */
