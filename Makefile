@@ -82,7 +82,7 @@ fuzz-pe: tree
 bench: tree
 	@$(H)/user.sh bench
 
-# Cost of prctl(PR_REGISTER_UNWIND_TABLE) + unregister, and kernel memory
+# Cost of prctl(PR_REGISTER_EH_FRAME) + unregister, and kernel memory
 # per registration, measured in the guest (BENCH_ARGS: pairs, registrations).
 bench-register: kernel perf selftests
 	@$(H)/vm.sh -t 600 $(CURDIR)/$(H)/bench-register-guest.sh $(BENCH_ARGS)
