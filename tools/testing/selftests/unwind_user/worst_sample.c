@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The most table work one sample can cost, in the kernel: a registered
+ * table whose two frames lead round in a circle (one marked as a signal
+ * frame, so its CFA may go down), the first with as many CFI instructions
+ * before its row as a lookup may run (16384).  Only the walk's budget
+ * (UNWIND_USER_TABLE_BUDGET, two such lookups) ends the circle.
+ *
+ * A child spins on a crafted stack in an anonymous text page that the
+ * table covers, sampled by cpu-clock with deferred callchains.  The test
+ * checks that each chain holds at most the frames the budget allows, and
+ * prints the CPU time a sample costs the child, next to a one-frame table
+ * (what an ordinary leaf sample costs) in the same boot.  The cost is the
+ * child's CPU time (getrusage, from the scheduler's exact runtime) less
+ * that of the same spin without sampling, divided by the samples.
+ *
+ *	worst_sample			the tests
+ *	worst_sample child MODE N	the child: MODE "worst" or "leaf"
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "perf_chain.h"
+#include "unwind_table.h"
+
+/* kernel/unwind/cfi.c's bound on the CFI instructions of one lookup */
+#define LOOKUP_MAX_INSNS	16384
+/* Spin iterations of the child; ~1 s under TCG. */
+#define SPIN			300000000L
+/* One sample per 10 ms of the child's CPU time */
+#define PERIOD_NS		10000000ULL
+
+/* Where the two functions of the circle sit in the text page. */
+#define DOWN_OFF	0x000
+#define UP_OFF		0x200
+#define FUNC_SIZE	0x100
+/*
+ * The text page, at an address the parent knows too, and the tables close
+ * enough for the tables' 32-bit relative offsets.
+ */
+#define TEXT_ADDR	0x50000000UL
+#define TABLES_ADDR	(TEXT_ADDR + 0x10000)
+
+/*
+ * mov %rsp,%rax; mov %rdi,%rsp; 1: dec %rsi; jnz 1b; mov %rax,%rsp; ret
+ * The spin runs on the stack at %rdi; nothing in it pushes or calls.
+ */
+static const unsigned char spin_code[] = {
+	0x48, 0x89, 0xe0, 0x48, 0x89, 0xfc, 0x48, 0xff, 0xce, 0x75, 0xfb,
+	0x48, 0x89, 0xc4, 0xc3,
+};
+
+/* The loop: where a sample sees the crafted stack */
+#define SPIN_START	6
+#define SPIN_END	11
+
+/* DWARF CFA opcodes and register numbers (x86-64 psABI) */
+#define CFA_nop			0x00
+#define CFA_def_cfa		0x0c
+#define CFA_def_cfa_offset	0x0e
+#define CFA_offset_extended_sf	0x11
+#define CFA_def_cfa_sf		0x12
+#define CFA_offset_r16		0x90	/* DW_CFA_offset | 16 */
+#define REG_SP	7
+#define REG_RA	16
+
+struct buf {
+	unsigned char *p;
+	size_t len;
+};
+
+static void put(struct buf *b, const void *src, size_t n)
+{
+	memcpy(b->p + b->len, src, n);
+	b->len += n;
+}
+
+static void put8(struct buf *b, unsigned char v)
+{
+	put(b, &v, 1);
+}
+
+static void put32(struct buf *b, unsigned int v)
+{
+	put(b, &v, 4);
+}
+
+static void put32_at(struct buf *b, size_t off, unsigned int v)
+{
+	memcpy(b->p + off, &v, 4);
+}
+
+/* Pad an entry that starts at @start to 8 bytes with DW_CFA_nop and set its length. */
+static void end_entry(struct buf *b, size_t start)
+{
+	while ((b->len - start) % 8)
+		put8(b, CFA_nop);
+	put32_at(b, start, b->len - start - 4);
+}
+
+/* A CIE: "zR" or "zRS", FDE pointers pcrel|sdata4, @insns initially. */
+static size_t add_cie(struct buf *b, const char *aug, const unsigned char *insns, size_t n)
+{
+	size_t start = b->len;
+
+	put32(b, 0);			/* length, set by end_entry() */
+	put32(b, 0);			/* CIE id */
+	put8(b, 1);			/* version */
+	put(b, aug, strlen(aug) + 1);
+	put8(b, 1);			/* code alignment */
+	put8(b, 0x78);			/* data alignment -8 */
+	put8(b, REG_RA);
+	put8(b, 1);			/* augmentation data: */
+	put8(b, 0x1b);			/* DW_EH_PE_pcrel | DW_EH_PE_sdata4 */
+	put(b, insns, n);
+	end_entry(b, start);
+	return start;
+}
+
+/* An FDE for [@pc, @pc + FUNC_SIZE), its table mapped at @addr. */
+static size_t add_fde(struct buf *b, unsigned long addr, size_t cie, unsigned long pc,
+		      const unsigned char *insns, size_t n, size_t nops)
+{
+	size_t start = b->len;
+
+	put32(b, 0);
+	put32(b, b->len - cie);				/* CIE pointer */
+	put32(b, (unsigned int)(pc - (addr + b->len)));	/* pc_begin, pcrel */
+	put32(b, FUNC_SIZE);
+	put8(b, 0);					/* augmentation data */
+	memset(b->p + b->len, CFA_nop, nops);
+	b->len += nops;
+	put(b, insns, n);
+	end_entry(b, start);
+	return start;
+}
+
+struct circle {
+	unsigned char *text;
+	unsigned char *tables;
+	size_t tables_size;
+	unsigned long *stack;
+	struct prctl_eh_frame desc;
+};
+
+/*
+ * Map and register the text page and its table; "worst": the circle, with
+ * the down frame at the lookup bound; "leaf": one ordinary frame whose
+ * return address is 0, so every chain has one entry.
+ */
+static int circle_setup(struct circle *c, bool worst)
+{
+	static const unsigned char down_cie[] = {	/* CFA = sp - 8, RA at CFA */
+		CFA_def_cfa_sf, REG_SP, 1, CFA_offset_extended_sf, REG_RA, 0,
+	};
+	static const unsigned char plain_cie[] = {	/* CFA = sp + 8, RA at CFA - 8 */
+		CFA_def_cfa, REG_SP, 8, CFA_offset_r16, 1,
+	};
+	static const unsigned char up_fde[] = {	/* CFA = sp + 8, RA at CFA */
+		CFA_def_cfa_offset, 8, CFA_offset_extended_sf, REG_RA, 0,
+	};
+	const size_t hdr_size = 12 + 2 * 8;
+	unsigned long text, eh, hdr;
+	struct buf b;
+	size_t cie, fde_down, fde_up = 0;
+	unsigned int nr_fdes = worst ? 2 : 1;
+
+	c->tables_size = 65536;
+	c->text = mmap((void *)TEXT_ADDR, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	c->tables = mmap((void *)TABLES_ADDR, c->tables_size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	c->stack = calloc(64, sizeof(*c->stack));
+	if (c->text != (void *)TEXT_ADDR || c->tables != (void *)TABLES_ADDR || !c->stack)
+		return -ENOMEM;
+	memset(c->text, 0xcc, 4096);
+	memcpy(c->text + DOWN_OFF, spin_code, sizeof(spin_code));
+	if (mprotect(c->text, 4096, PROT_READ | PROT_EXEC))
+		return -errno;
+	text = (uintptr_t)c->text;
+	hdr = (uintptr_t)c->tables;
+	eh = hdr + 64;
+
+	b = (struct buf){ .p = c->tables + 64 };
+	if (worst) {
+		/*
+		 * The down frame's CFI runs close to the lookup bound: the
+		 * CIE's two rules, the nops and the FDE's padding (7 nops).
+		 */
+		size_t nops = LOOKUP_MAX_INSNS - 16;
+
+		cie = add_cie(&b, "zRS", down_cie, sizeof(down_cie));
+		fde_down = add_fde(&b, eh, cie, text + DOWN_OFF, NULL, 0, nops);
+		cie = add_cie(&b, "zR", plain_cie, sizeof(plain_cie));
+		fde_up = add_fde(&b, eh, cie, text + UP_OFF, up_fde, sizeof(up_fde), 0);
+		/* down's return address leads to up, up's back to down */
+		c->stack[31] = text + UP_OFF + 0x10;
+		c->stack[32] = text + DOWN_OFF + 0x10;
+	} else {
+		cie = add_cie(&b, "zR", plain_cie, sizeof(plain_cie));
+		fde_down = add_fde(&b, eh, cie, text + DOWN_OFF, NULL, 0, 0);
+		c->stack[32] = 0;
+	}
+	put32(&b, 0);				/* terminator */
+
+	/* .eh_frame_hdr: version, encodings, eh_frame_ptr, count, table */
+	b = (struct buf){ .p = c->tables };
+	put8(&b, 1);
+	put8(&b, EH_PE_pcrel | EH_PE_sdata4);
+	put8(&b, EH_PE_udata4);
+	put8(&b, EH_PE_datarel | EH_PE_sdata4);
+	put32(&b, (unsigned int)(eh - (hdr + 4)));
+	put32(&b, nr_fdes);
+	put32(&b, (unsigned int)(text + DOWN_OFF - hdr));
+	put32(&b, (unsigned int)(eh + fde_down - hdr));
+	if (worst) {
+		put32(&b, (unsigned int)(text + UP_OFF - hdr));
+		put32(&b, (unsigned int)(eh + fde_up - hdr));
+	}
+
+	c->desc = (struct prctl_eh_frame){
+		.format = PR_EH_FRAME_FORMAT_EH_FRAME_HDR,
+		.text_start = text, .text_size = 4096,
+		.eh_frame_start = eh, .eh_frame_size = c->tables_size - 64,
+		.eh_frame_hdr_start = hdr, .eh_frame_hdr_size = hdr_size,
+	};
+	return ut_register(&c->desc);
+}
+
+static int child(const char *mode, long spin)
+{
+	void (*fn)(unsigned long *sp, long n);
+	struct circle c;
+	int ret;
+
+	ret = circle_setup(&c, !strcmp(mode, "worst"));
+	if (ret) {
+		fprintf(stderr, "worst_sample: cannot register the table: %s\n", strerror(-ret));
+		return 1;
+	}
+	fn = (void (*)(unsigned long *, long))(c.text + DOWN_OFF);
+	fn(&c.stack[32], spin);
+	return 0;
+}
+
+/* CPU time of the finished children so far, in ns */
+static double children_cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_CHILDREN, &ru);
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+}
+
+static char self_exe[4096];
+
+static double run_unsampled(struct __test_metadata *_metadata, const char *mode)
+{
+	double t0 = children_cpu_ns();
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execl(self_exe, self_exe, "child", mode, NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	return children_cpu_ns() - t0;
+}
+
+struct sampled {
+	double cpu_ns;
+	unsigned int samples;		/* in the spin, chain resolved */
+	unsigned int max_in_text;	/* most chain entries in the text page */
+	unsigned int min_in_text;
+};
+
+static void run_sampled(struct __test_metadata *_metadata, const char *mode,
+			struct sampled *r)
+{
+	char *argv[] = { self_exe, "child", (char *)mode, NULL };
+	struct perf_event_attr attr;
+	struct chain_capture cap;
+	double t0 = children_cpu_ns();
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	chain_attr_cpu_clock(&attr, PERIOD_NS);
+	ret = chain_run(&cap, &attr, argv, false);
+	ASSERT_EQ(0, ret) TH_LOG("cannot profile: %s", strerror(-ret));
+	r->cpu_ns = children_cpu_ns() - t0;
+	ASSERT_EQ(0, cap.exit_status);
+
+	r->min_in_text = ~0U;
+	for (unsigned int i = 0; i < cap.nr_samples; i++) {
+		const struct chain_sample *s = &cap.samples[i];
+		unsigned int in_text = 0;
+
+		/* The spin's samples: the ip is in the down function's code. */
+		if (!s->resolved || !s->nr || s->ip < TEXT_ADDR + DOWN_OFF + SPIN_START ||
+		    s->ip >= TEXT_ADDR + DOWN_OFF + SPIN_END)
+			continue;
+		for (unsigned int j = 0; j < s->nr; j++)
+			in_text += s->ips[j] >= TEXT_ADDR && s->ips[j] < TEXT_ADDR + 4096;
+		r->samples++;
+		if (in_text > r->max_in_text)
+			r->max_in_text = in_text;
+		if (in_text < r->min_in_text)
+			r->min_in_text = in_text;
+	}
+	chain_free(&cap);
+}
+
+FIXTURE(worst) {};
+FIXTURE_SETUP(worst)
+{
+	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+
+	ASSERT_LT(0, n);
+	self_exe[n] = 0;
+}
+
+FIXTURE_TEARDOWN(worst) {}
+
+/*
+ * The circle's chains hold what two bounded lookups allow: the sampled ip,
+ * up, down, and the return address the second down lookup found (4 entries
+ * in the text page); the next lookup finds the budget spent.  Without the
+ * budget each chain would go round to the deferred unwinder's entry limit.
+ */
+TEST_F_TIMEOUT(worst, circle_bounded, 600)
+{
+	struct sampled leaf, worst;
+	double spin_leaf, spin_worst, c_leaf, c_worst;
+
+	spin_leaf = run_unsampled(_metadata, "leaf");
+	run_sampled(_metadata, "leaf", &leaf);
+	spin_worst = run_unsampled(_metadata, "worst");
+	run_sampled(_metadata, "worst", &worst);
+
+	ASSERT_LE(20U, leaf.samples);
+	ASSERT_LE(20U, worst.samples);
+	EXPECT_EQ(1U, leaf.min_in_text);
+	EXPECT_EQ(1U, leaf.max_in_text);
+	EXPECT_LE(3U, worst.min_in_text);
+	EXPECT_GE(4U, worst.max_in_text);
+
+	c_leaf = (leaf.cpu_ns - spin_leaf) / leaf.samples;
+	c_worst = (worst.cpu_ns - spin_worst) / worst.samples;
+	printf("# worst: one-frame table: %u samples, %.1f us of CPU per sample\n",
+	       leaf.samples, c_leaf / 1e3);
+	printf("# worst: circle at the lookup bound: %u samples, %.1f us of CPU per sample\n",
+	       worst.samples, c_worst / 1e3);
+	printf("# worst: %u-%u frames of each chain in the circle\n",
+	       worst.min_in_text, worst.max_in_text);
+	printf("# worst: a worst-case sample costs %.1f us more than a one-frame one\n",
+	       (c_worst - c_leaf) / 1e3);
+	printf("# worst: the spins alone, unsampled: %.0f ms, %.0f ms\n",
+	       spin_leaf / 1e6, spin_worst / 1e6);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "child"))
+		return child(argv[2], strtol(argv[3], NULL, 0));
+	if (argc == 3 && !strcmp(argv[1], "child"))
+		return child(argv[2], SPIN);
+	return test_harness_run(argc, argv);
+}
