@@ -111,7 +111,6 @@ int unwind_user_remove(struct mm_struct *mm, unsigned int format,
 int unwind_user_add_table(struct mm_struct *mm, unsigned int format,
 			  unsigned long start, unsigned long end);
 
-
 int unwind_user_eh_frame_prctl(int option, const void __user *uarg,
 			       unsigned long usize);
 

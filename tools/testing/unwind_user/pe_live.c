@@ -313,7 +313,8 @@ int main(int argc, char **argv)
 	printf("pe-live: %u stacks, %u frames compared, %u differences, ",
 	       dumps, frames + bad, bad);
 	printf("%u machine frames crossed\n", nr_machine);
-	printf("pe-live: the kernel's walk (user.c + pe_user.c): %u frames equal to Wine's, %u of %u stacks complete\n",
+	printf("pe-live: the kernel's walk (user.c + pe_user.c): ");
+	printf("%u frames equal to Wine's, %u of %u stacks complete\n",
 	       generic_frames, generic_complete, dumps);
 	return bad || !dumps || !frames ? 1 : 0;
 }

@@ -366,7 +366,8 @@ TEST_F(pe, bad_input)
 
 		ASSERT_EQ(0, pe_file_copy(&self->pf, img));
 		EXPECT_EQ(-EINVAL, ut_register(&d));
-		d.eh_frame_start = d.eh_frame_size = 0;
+		d.eh_frame_start = 0;
+		d.eh_frame_size = 0;
 		d.text_size = size + 64 * 4096;	/* beyond the mapping */
 		munmap(img + size, 64 * 4096);
 		EXPECT_EQ(-ENOMEM, ut_register(&d));

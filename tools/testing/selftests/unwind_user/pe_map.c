@@ -60,11 +60,10 @@ static int load_syms(struct pe_file *pf, const char *path)
 		int16_t secnr = (int16_t)rd16(s + 12);
 		uint16_t type = rd16(s + 14);
 		uint8_t class = s[16];
+		int64_t va = secnr > 0 ? sec_va(pf, secnr) : -1;
 		struct pe_sym *sym;
-		int64_t va;
 
-		if (type == 0x20 && (class == 2 || class == 3) && secnr > 0 &&
-		    (va = sec_va(pf, secnr)) >= 0) {
+		if (type == 0x20 && (class == 2 || class == 3) && va >= 0) {
 			sym = &pf->syms[pf->nr_syms++];
 			sym->rva = va + rd32(s + 8);
 			if (rd32(s)) {

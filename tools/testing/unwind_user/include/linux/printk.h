@@ -3,6 +3,6 @@
 #ifndef _UNWIND_TEST_LINUX_PRINTK_H
 #define _UNWIND_TEST_LINUX_PRINTK_H
 
-#define pr_debug(fmt, ...)	do { } while (0)
+#define pr_debug(...)	do { } while (0)
 
 #endif

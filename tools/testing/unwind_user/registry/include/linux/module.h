@@ -30,6 +30,7 @@ static inline void module_put(struct module *mod)
 }
 
 #define THIS_MODULE		((struct module *)0)
-#define EXPORT_SYMBOL_GPL(sym)
+/* Exports: nothing to do in a program. */
+#define EXPORT_SYMBOL_GPL(sym)	extern typeof(sym) sym
 
 #endif
