@@ -217,6 +217,18 @@ const struct pe_sym *pe_file_sym(const struct pe_file *pf, uint32_t rva)
 	return NULL;
 }
 
+int64_t pe_file_rva_to_offset(const struct pe_file *pf, uint32_t rva)
+{
+	for (unsigned int i = 0; i < pf->nr_secs; i++) {
+		const uint8_t *sec = pf->data + pf->sec_off + i * SEC_SIZE;
+		uint32_t va = rd32(sec + 12), raw = rd32(sec + 16);
+
+		if (rva >= va && rva - va < raw)
+			return rd32(sec + 20) + (rva - va);
+	}
+	return -1;
+}
+
 uint32_t pe_file_sym_rva(const struct pe_file *pf, const char *name)
 {
 	for (unsigned int i = 0; i < pf->nr_syms; i++)

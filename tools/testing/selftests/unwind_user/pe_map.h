@@ -42,6 +42,8 @@ void *pe_file_map(const struct pe_file *pf, const char *path);
 int pe_file_copy(const struct pe_file *pf, void *where);
 /* The function that covers @rva, or NULL. */
 const struct pe_sym *pe_file_sym(const struct pe_file *pf, uint32_t rva);
+/* The file offset of @rva, or -1 if no section holds it in the file. */
+int64_t pe_file_rva_to_offset(const struct pe_file *pf, uint32_t rva);
 /* The rva of the function named @name, or 0. */
 uint32_t pe_file_sym_rva(const struct pe_file *pf, const char *name);
 
