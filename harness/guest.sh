@@ -5,6 +5,8 @@
 # $1/cmd with the harness' tools first in PATH, then leave its output and
 # exit status in $1 for the host.
 out=$1
+# The host's cache (vm.sh): the environment does not cross into the guest.
+[ -f "$out/env" ] && . "$out/env"
 . "$(dirname "$0")/common.sh"
 
 export PATH=$PERF_OUT:$PATH

@@ -69,7 +69,7 @@ if [ -w /dev/kvm ]; then
 	[ "$(cat "$probe")" = yes ] && accel_args=()
 fi
 
-common=(--run "$kernel" --force-9p --memory 2G --cpus 2 --rwdir "$out"
+common=(--run "$kernel" --force-9p --skip-modules --memory 2G --cpus 2 --rwdir "$out"
 	--cwd "$PWD" "${accel_args[@]}")
 # VM_RWDIR: one more host directory the guest may write (make wine: the
 # Wine prefix).
@@ -80,6 +80,7 @@ if [ -n "$interactive" ]; then
 	exit
 fi
 
+printf 'UNWIND_CACHE=%q\n' "$CACHE" > "$out/env"
 # One argument is a shell command line; several are a command and its
 # arguments, kept as they are.
 if [ $# -eq 1 ]; then

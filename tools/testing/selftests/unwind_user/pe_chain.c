@@ -326,7 +326,9 @@ TEST_F(pe, bad_input)
 	ASSERT_LE(3U * 12, rd32((uint8_t *)self->pf.data + self->pf.opt_off + PE_OPT_DIRS +
 			       8 * PE_DIR_EXCEPTION + 4))
 		TH_LOG("the DLL has too few functions to unsort");
-	img = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* 64 pages more, unmapped below to make a hole after the image */
+	img = mmap(NULL, size + 64 * 4096, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, img);
 	before = ut_read_tables();
 	ASSERT_NE(NULL, before);
@@ -372,7 +374,7 @@ TEST_F(pe, bad_input)
 		munmap(img + size, 64 * 4096);
 		EXPECT_EQ(-ENOMEM, ut_register(&d));
 	}
-	munmap(img, size);
+	munmap(img, size + 64 * 4096);
 	free(before);
 }
 
