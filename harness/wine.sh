@@ -18,7 +18,7 @@ set -euo pipefail
 [ "$UU_ARCH" = x86_64 ] || die "make wine: x86-64 only"
 wine=/usr/lib/wine/wine64
 [ -x "$wine" ] || die "no $wine: install wine64"
-st=$SELFTESTS_OUT/install
+st=$SELFTESTS_OUT/install/unwind_user
 [ -x "$st/pe_wine" ] && [ -f "$st/pe_wine_prog.exe" ] || die "run 'make selftests' first"
 
 prefix=$CACHE/wine-prefix

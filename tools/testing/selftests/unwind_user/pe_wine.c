@@ -14,14 +14,61 @@
  * Prints TAP lines; exits non-zero unless the chains match.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
 
 #include "pe_map.h"
 #include "perf_chain.h"
 
 #define MAX_TRACE	64
+
+#define TRACEFS		"/sys/kernel/tracing"
+
+/*
+ * A uprobe at @path + @off as a tracefs event, counted in every thread
+ * Wine starts (inherited).  The uprobe PMU's events cannot be inherited
+ * across Wine's forks: the child's copy reads the path from this
+ * process's memory, and fork fails with EFAULT.
+ */
+static int uprobe_event(struct perf_event_attr *attr, const char *path, int64_t off)
+{
+	char buf[PATH_MAX + 64];
+	int id = -1, fd, len;
+	FILE *f;
+
+	if (access(TRACEFS "/uprobe_events", W_OK))
+		mount("nodev", TRACEFS, "tracefs", 0, NULL);
+	/* Not stdio: fopen(, "a") seeks to the end, which tracefs refuses. */
+	fd = open(TRACEFS "/uprobe_events", O_WRONLY | O_APPEND);
+	len = snprintf(buf, sizeof(buf), "p:pe_wine/probe %s:%#llx\n", path,
+		       (unsigned long long)off);
+	if (fd < 0 || write(fd, buf, len) != len) {
+		perror(TRACEFS "/uprobe_events");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	f = fopen(TRACEFS "/events/pe_wine/probe/id", "r");
+	if (!f || fscanf(f, "%d", &id) != 1)
+		id = -1;
+	if (f)
+		fclose(f);
+	if (id < 0) {
+		fprintf(stderr, "pe_wine: no id for pe_wine/probe\n");
+		return -1;
+	}
+	chain_attr_cpu_clock(attr, 1);
+	attr->type = PERF_TYPE_TRACEPOINT;
+	attr->config = id;
+	attr->sample_period = 1;
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -44,7 +91,7 @@ int main(int argc, char **argv)
 		return 1;
 	rva = pe_file_sym_rva(&pf, "pe_w_probe");
 	off = rva ? pe_file_rva_to_offset(&pf, rva) : -1;
-	if (off < 0 || chain_attr_uprobe(&attr, argv[2], off)) {
+	if (off < 0 || uprobe_event(&attr, argv[2], off)) {
 		printf("not ok 1 - wine: no uprobe on pe_w_probe\n");
 		return 1;
 	}
