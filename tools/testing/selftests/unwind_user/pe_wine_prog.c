@@ -34,9 +34,9 @@ static FILE *out;
 static long long linux_syscall5(long long nr, long long a1, long long a2,
 				long long a3, long long a4, long long a5)
 {
-	long long ret;
 	register long long r10 __asm__("r10") = a4;
 	register long long r8 __asm__("r8") = a5;
+	long long ret;
 
 	__asm__ volatile("syscall"
 			 : "=a"(ret)
@@ -54,6 +54,7 @@ static void register_modules(void)
 		return;
 	for (i = 0; i < need / sizeof(HMODULE) && i < 256; i++) {
 		struct prctl_eh_frame d = { .format = PR_EH_FRAME_FORMAT_PE };
+		struct prctl_eh_frame *dp = &d;
 		char name[MAX_PATH] = "?";
 		MODULEINFO mi;
 		long long ret;
@@ -63,7 +64,7 @@ static void register_modules(void)
 		GetModuleBaseNameA(GetCurrentProcess(), mods[i], name, sizeof(name));
 		d.text_start = (ULONG_PTR)mi.lpBaseOfDll;
 		d.text_size = mi.SizeOfImage;
-		ret = linux_syscall5(NR_PRCTL, PR_REGISTER_EH_FRAME, (ULONG_PTR)&d,
+		ret = linux_syscall5(NR_PRCTL, PR_REGISTER_EH_FRAME, (ULONG_PTR)dp,
 				     sizeof(d), 0, 0);
 		fprintf(out, "register %llx %lx %s %lld\n", d.text_start,
 			mi.SizeOfImage, name, ret);
