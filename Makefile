@@ -9,7 +9,7 @@ H := harness
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
 	sparse harness-selftest patches-import patches-export clean help \
 	unit fuzz fuzz-pe bench bench-register bench-mm audit realbin check-debug \
-	registry-old
+	registry-old wine
 
 all: kernel perf selftests
 
@@ -84,6 +84,10 @@ bench: tree
 
 # Cost of prctl(PR_REGISTER_EH_FRAME) + unregister, and kernel memory
 # per registration, measured in the guest (BENCH_ARGS: pairs, registrations).
+# The PE backend under real Wine in the guest (see harness/wine.sh).
+wine: kernel perf selftests
+	@$(H)/wine.sh
+
 bench-register: kernel perf selftests
 	@$(H)/vm.sh -t 600 $(CURDIR)/$(H)/bench-register-guest.sh $(BENCH_ARGS)
 

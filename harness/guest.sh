@@ -5,9 +5,25 @@
 # $1/cmd with the harness' tools first in PATH, then leave its output and
 # exit status in $1 for the host.
 out=$1
+# The host's cache (vm.sh): the environment does not cross into the guest.
+[ -f "$out/env" ] && . "$out/env"
 . "$(dirname "$0")/common.sh"
 
 export PATH=$PERF_OUT:$PATH
+# The Windows x64 (PE) backend is a module (CONFIG_UNWIND_USER_PE=m): load
+# it from the build directory (the guest has no modules installed), and
+# tell the tests that unload and reload it where it is.
+pe_ko=$KBUILD/kernel/unwind/unwind_user_pe.ko
+if [ -f "$pe_ko" ]; then
+	export UNWIND_USER_PE_KO=$pe_ko
+	# finit_module(2) directly: the host need not have kmod installed.
+	python3 -c 'import ctypes, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.syscall(313, fd, b"", 0):
+    sys.exit("guest: cannot load %s: %s" % (sys.argv[1], os.strerror(ctypes.get_errno())))' "$pe_ko"
+fi
+
 # Tests may write dmesg checks; give them a clean start.
 dmesg -C 2>/dev/null || true
 

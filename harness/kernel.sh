@@ -54,5 +54,9 @@ done
 log "building bzImage in $KBUILD"
 start=$(date +%s)
 "${mk[@]}" bzImage
+# The PE backend (CONFIG_UNWIND_USER_PE=m); the guest loads it from here.
+if grep -q "^CONFIG_MODULES=y" "$KBUILD/.config"; then
+	"${mk[@]}" modules
+fi
 "${mk[@]}" headers >/dev/null
 log "kernel built in $(($(date +%s) - start)) s: $KIMAGE"

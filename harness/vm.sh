@@ -69,14 +69,18 @@ if [ -w /dev/kvm ]; then
 	[ "$(cat "$probe")" = yes ] && accel_args=()
 fi
 
-common=(--run "$kernel" --force-9p --memory 2G --cpus 2 --rwdir "$out"
+common=(--run "$kernel" --force-9p --skip-modules --memory 2G --cpus 2 --rwdir "$out"
 	--cwd "$PWD" "${accel_args[@]}")
+# VM_RWDIR: one more host directory the guest may write (make wine: the
+# Wine prefix).
+[ -n "${VM_RWDIR:-}" ] && common+=(--rwdir "$VM_RWDIR")
 
 if [ -n "$interactive" ]; then
 	vng "${common[@]}"
 	exit
 fi
 
+printf 'UNWIND_CACHE=%q\n' "$CACHE" > "$out/env"
 # One argument is a shell command line; several are a command and its
 # arguments, kept as they are.
 if [ $# -eq 1 ]; then
@@ -88,7 +92,7 @@ fi
 # vng's own exit status does not carry the command's.
 set +e
 timeout -k 5 "$limit" /usr/bin/python3 "$VNG_DIR/usr/bin/vng" "${common[@]}" --verbose \
-	--append "panic=-1 oops=panic" \
+	--append "panic=-1 oops=panic ${VM_APPEND:-}" \
 	--exec "$HARNESS/guest.sh $out" </dev/null > "$out/console.log" 2>&1
 vm_rc=$?
 set -e

@@ -6,10 +6,12 @@
 #ifndef _LINUX_UNWIND_USER_REGISTRY_H
 #define _LINUX_UNWIND_USER_REGISTRY_H
 
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/maple_tree.h>
 #include <linux/mm_types.h>
 
+struct module;
 struct seq_file;
 struct unwind_user_frame;
 
@@ -36,6 +38,52 @@ struct unwind_user_eh_frame {
  */
 #define UNWIND_USER_TABLE_BUDGET	32768
 
+/*
+ * What one lookup in a table of another format (struct unwind_user_format)
+ * costs of that budget: its handler bounds its own work, a few hundred
+ * reads at most.
+ */
+#define UNWIND_USER_FORMAT_LOOKUP_COST	64
+
+/* unwind_user_registry_find_frame() @flags */
+/* The pc is that of the topmost frame: pt_regs hold its registers. */
+#define UNWIND_USER_LOOKUP_TOPMOST	BIT(0)
+/*
+ * The thread is at the pc (topmost, or interrupted there): it is not a
+ * return address moved back into its call.
+ */
+#define UNWIND_USER_LOOKUP_EXACT	BIT(1)
+
+/* What an entry of another format keeps: the handler's own description. */
+#define UNWIND_USER_FORMAT_DATA_SIZE	32
+
+/**
+ * struct unwind_user_format - a table format handled outside the core
+ * @owner:	the module of the handler; each entry of the format holds a
+ *		reference, each lookup another while it runs
+ * @format:	its PR_EH_FRAME_FORMAT_* value
+ * @name:	its name in /proc/<pid>/unwind_tables
+ * @init:	read and check the table of the object mapped at [start, end)
+ *		from user memory (may fault and sleep) and describe it in
+ *		@data, UNWIND_USER_FORMAT_DATA_SIZE bytes; 0 or a negative errno
+ * @find_frame:	the rules of the frame at @pc (UNWIND_USER_LOOKUP_* @flags)
+ *		from @data; errnos as unwind_user_registry_find_frame()
+ */
+struct unwind_user_format {
+	struct module	*owner;
+	unsigned int	format;
+	const char	*name;
+	int		(*init)(void *data, unsigned long start,
+				unsigned long end);
+	int		(*find_frame)(const void *data, unsigned long pc,
+				      unsigned int flags,
+				      struct unwind_user_frame *frame);
+};
+
+/* For the handler's module (which depends on the registry): see registry.c */
+int unwind_user_register_format(const struct unwind_user_format *fmt);
+void unwind_user_unregister_format(const struct unwind_user_format *fmt);
+
 #ifdef CONFIG_UNWIND_USER_EH_FRAME
 
 /* Does the unwinder have anything to look up in @mm? */
@@ -60,12 +108,14 @@ int unwind_user_add_eh_frame_locked(struct mm_struct *mm,
 				    const void *hdr_data);
 int unwind_user_remove(struct mm_struct *mm, unsigned int format,
 		       unsigned long start, unsigned long end);
+int unwind_user_add_table(struct mm_struct *mm, unsigned int format,
+			  unsigned long start, unsigned long end);
 
 int unwind_user_eh_frame_prctl(int option, const void __user *uarg,
 			       unsigned long usize);
 
 int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
-				    unsigned int *budget,
+				    unsigned int flags, unsigned int *budget,
 				    struct unwind_user_frame *frame);
 
 #else /* !CONFIG_UNWIND_USER_EH_FRAME */
@@ -77,6 +127,7 @@ static inline bool unwind_user_mm_has_tables(struct mm_struct *mm)
 
 static inline int unwind_user_registry_find_frame(unsigned long pc,
 						  unsigned int ws,
+						  unsigned int flags,
 						  unsigned int *budget,
 						  struct unwind_user_frame *frame)
 {

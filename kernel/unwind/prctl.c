@@ -45,9 +45,15 @@ static int eh_frame_desc_from_user(int option, const void __user *uarg,
 	if (ret)
 		return ret;
 
-	if (d->format != PR_EH_FRAME_FORMAT_EH_FRAME_HDR || d->flags)
+	if (d->flags)
+		return -EINVAL;
+	if (d->format != PR_EH_FRAME_FORMAT_EH_FRAME_HDR &&
+	    d->format != PR_EH_FRAME_FORMAT_PE)
 		return -EINVAL;
 	if (caller_is_x32())
+		return -EOPNOTSUPP;
+	/* PE32+ images are 64-bit code. */
+	if (d->format == PR_EH_FRAME_FORMAT_PE && in_compat_syscall())
 		return -EOPNOTSUPP;
 
 	/* The text range names a registration in both operations. */
@@ -61,7 +67,9 @@ static int eh_frame_desc_from_user(int option, const void __user *uarg,
 	desc->text_start = d->text_start;
 	desc->text_end = d->text_start + d->text_size;
 
-	if (option == PR_UNREGISTER_EH_FRAME) {
+	/* A PE image holds its own table: only its range is given. */
+	if (option == PR_UNREGISTER_EH_FRAME ||
+	    d->format == PR_EH_FRAME_FORMAT_PE) {
 		if (d->eh_frame_start || d->eh_frame_size ||
 		    d->eh_frame_hdr_start || d->eh_frame_hdr_size)
 			return -EINVAL;
@@ -106,6 +114,10 @@ int unwind_user_eh_frame_prctl(int option, const void __user *uarg,
 	if (ret)
 		return ret;
 
+	if (option == PR_REGISTER_EH_FRAME &&
+	    d.format != PR_EH_FRAME_FORMAT_EH_FRAME_HDR)
+		return unwind_user_add_table(current->mm, d.format,
+					     desc.text_start, desc.text_end);
 	if (option == PR_REGISTER_EH_FRAME)
 		return unwind_user_add_eh_frame(current->mm, &desc);
 	return unwind_user_remove(current->mm, d.format, desc.text_start,

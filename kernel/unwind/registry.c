@@ -18,12 +18,19 @@
  *
  * Entries do not change once inserted: fork shares them with the child,
  * which takes a reference on each, instead of copying them.
+ *
+ * Formats other than .eh_frame (the Windows x64 PE backend) have handlers
+ * that may live in a module (struct unwind_user_format): an entry of such
+ * a format holds a reference on the module, so the module cannot go while
+ * a process has a table of its format registered.
  */
 #include <linux/atomic.h>
 #include <linux/init.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/prctl.h>
 #include <linux/rcupdate.h>
@@ -46,8 +53,12 @@ struct unwind_user_table {
 	unsigned long			end;
 	u64				id;	/* unique, never reused */
 	unsigned int			format;	/* PR_EH_FRAME_FORMAT_* */
+	/* The handler of another format than .eh_frame, or NULL */
+	const struct unwind_user_format	*fmt;
 	union {
 		struct eh_frame_section	eh_frame;
+		unsigned long		data[UNWIND_USER_FORMAT_DATA_SIZE /
+					     sizeof(long)];
 	};
 };
 
@@ -65,6 +76,11 @@ struct unwind_user_entry {
 static struct unwind_user_entry registry_tombstone;
 
 static atomic64_t registry_next_id;
+
+/* The handlers of formats other than .eh_frame, by format. */
+#define REGISTRY_MAX_FORMAT	7
+static const struct unwind_user_format __rcu *registry_formats[REGISTRY_MAX_FORMAT + 1];
+static DEFINE_MUTEX(registry_formats_lock);
 
 /*
  * DWARF's CFA is the caller's stack pointer; an ABI may put it higher
@@ -108,10 +124,18 @@ static bool entry_is_live(const struct unwind_user_entry *e)
 	return e && e != &registry_tombstone;
 }
 
+/*
+ * The module of a format may go once its last entry is gone; a lookup that
+ * still sees the entry under RCU cannot take a new reference any more, and
+ * the module's unwind_user_unregister_format() waits for such readers.
+ */
 static void entry_put(struct unwind_user_entry *e)
 {
-	if (refcount_dec_and_test(&e->ref))
+	if (refcount_dec_and_test(&e->ref)) {
+		if (e->table.fmt)
+			module_put(e->table.fmt->owner);
 		kfree_rcu(e, rcu);
+	}
 }
 
 void unwind_user_mm_init(struct mm_struct *mm)
@@ -221,10 +245,17 @@ static int registry_add_locked(struct mm_struct *mm,
 
 	mmap_assert_write_locked(mm);
 
-	/* .eh_frame is read from where the header says it starts. */
-	ret = eh_frame_check_ranges(mm, sec->text_start, sec->text_end,
-				    sec->hdr_start, sec->hdr_end,
-				    sec->eh_frame_start, sec->eh_frame_end);
+	/*
+	 * .eh_frame is read from where the header says it starts; a table of
+	 * another format lies within the object, which must be readable.
+	 */
+	if (e->table.fmt)
+		ret = range_check(mm, e->table.start, e->table.end, VM_READ);
+	else
+		ret = eh_frame_check_ranges(mm, sec->text_start, sec->text_end,
+					    sec->hdr_start, sec->hdr_end,
+					    sec->eh_frame_start,
+					    sec->eh_frame_end);
 	if (ret)
 		return ret;
 	if (mm->unwind_user_nr >= READ_ONCE(unwind_tables_max))
@@ -377,6 +408,142 @@ int unwind_user_add_eh_frame(struct mm_struct *mm,
 	return ret;
 }
 
+/* The handler of @format with a reference on its module, or NULL. */
+static const struct unwind_user_format *format_get(unsigned int format)
+{
+	const struct unwind_user_format *fmt = NULL;
+
+	if (format > REGISTRY_MAX_FORMAT)
+		return NULL;
+	rcu_read_lock();
+	fmt = rcu_dereference(registry_formats[format]);
+	if (fmt && !try_module_get(fmt->owner))
+		fmt = NULL;
+	rcu_read_unlock();
+	return fmt;
+}
+
+/**
+ * unwind_user_add_table - register an object whose table has another format
+ * @mm:		current's mm
+ * @format:	PR_EH_FRAME_FORMAT_*, not .eh_frame's
+ * @start:	where the object is mapped
+ * @end:	its end (exclusive)
+ *
+ * The format's handler reads and checks the object's headers and table from
+ * user memory, within [@start, @end).  Must run in a context that may fault,
+ * without the mmap lock.
+ *
+ * Return: 0; -ENOPROTOOPT when no handler of @format is loaded; -EINVAL for
+ * an empty range; -EINTR; -ENOMEM when the range is not mapped throughout
+ * (or memory is short); -EACCES when a part of it is not readable; the
+ * handler's errno (-ENOEXEC for a malformed object, -EOPNOTSUPP for one it
+ * does not unwind, -EFAULT); -ENOSPC and -EEXIST as
+ * unwind_user_add_eh_frame().
+ */
+int unwind_user_add_table(struct mm_struct *mm, unsigned int format,
+			  unsigned long start, unsigned long end)
+{
+	const struct unwind_user_format *fmt;
+	struct unwind_user_entry *e;
+	int ret;
+
+	if (start >= end)
+		return -EINVAL;
+	fmt = format_get(format);
+	if (!fmt)
+		return -ENOPROTOOPT;
+
+	if (mmap_read_lock_killable(mm)) {
+		ret = -EINTR;
+		goto put;
+	}
+	ret = range_check(mm, start, end, VM_READ);
+	mmap_read_unlock(mm);
+	if (ret)
+		goto put;
+
+	e = kzalloc_obj(*e, GFP_KERNEL_ACCOUNT);
+	if (!e) {
+		ret = -ENOMEM;
+		goto put;
+	}
+	ret = fmt->init(e->table.data, start, end);
+	if (ret)
+		goto free;
+	e->table.start = start;
+	e->table.end = end;
+	e->table.format = format;
+	e->table.fmt = fmt;
+	e->table.id = atomic64_inc_return(&registry_next_id);
+	refcount_set(&e->ref, 1);
+
+	if (mmap_write_lock_killable(mm)) {
+		ret = -EINTR;
+		goto free;
+	}
+	ret = registry_add_locked(mm, e);
+	mmap_write_unlock(mm);
+	if (ret)
+		goto free;
+	/* The entry keeps the module reference. */
+	return 0;
+free:
+	kfree(e);
+put:
+	module_put(fmt->owner);
+	return ret;
+}
+
+static const struct unwind_user_format *registry_format_locked(unsigned int format)
+{
+	return rcu_dereference_protected(registry_formats[format],
+					 lockdep_is_held(&registry_formats_lock));
+}
+
+/**
+ * unwind_user_register_format - install the handler of a table format
+ * @fmt:	the handler, which must stay until unregistered
+ *
+ * Return: 0; -EINVAL for a format the core handles or does not know;
+ * -EBUSY when the format has a handler.
+ */
+int unwind_user_register_format(const struct unwind_user_format *fmt)
+{
+	int ret = 0;
+
+	if (fmt->format > REGISTRY_MAX_FORMAT ||
+	    fmt->format == PR_EH_FRAME_FORMAT_EH_FRAME_HDR ||
+	    !fmt->init || !fmt->find_frame)
+		return -EINVAL;
+	mutex_lock(&registry_formats_lock);
+	if (registry_format_locked(fmt->format))
+		ret = -EBUSY;
+	else
+		rcu_assign_pointer(registry_formats[fmt->format], fmt);
+	mutex_unlock(&registry_formats_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(unwind_user_register_format);
+
+/**
+ * unwind_user_unregister_format - remove the handler of a table format
+ * @fmt:	the handler given to unwind_user_register_format()
+ *
+ * For the handler's module exit: as every entry of the format holds a
+ * reference on the module, none is left.  Waits until no registration or
+ * lookup can still see @fmt.
+ */
+void unwind_user_unregister_format(const struct unwind_user_format *fmt)
+{
+	mutex_lock(&registry_formats_lock);
+	if (registry_format_locked(fmt->format) == fmt)
+		rcu_assign_pointer(registry_formats[fmt->format], NULL);
+	mutex_unlock(&registry_formats_lock);
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(unwind_user_unregister_format);
+
 /**
  * unwind_user_remove - remove the registration of exactly [@start, @end)
  * @mm:		current's mm
@@ -417,6 +584,12 @@ void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm)
 	mas_for_each(&mas, e, ULONG_MAX) {
 		if (!entry_is_live(e))
 			continue;
+		/* A live entry keeps the module of its format. */
+		if (e->table.fmt) {
+			seq_printf(m, "%lx-%lx %s\n", e->table.start,
+				   e->table.end, e->table.fmt->name);
+			continue;
+		}
 		sec = &e->table.eh_frame;
 		seq_printf(m, "%lx-%lx eh_frame_hdr %lx %lu eh_frame %lx %lu\n",
 			   e->table.start, e->table.end, sec->hdr_start,
@@ -527,7 +700,11 @@ void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
 		if (!e)
 			break;
 		addr = mas.last + 1;
-		if (!entry_is_live(e))
+		/*
+		 * Handlers of other formats keep their description to
+		 * themselves: such an entry goes with the old range.
+		 */
+		if (!entry_is_live(e) || e->table.fmt)
 			continue;
 
 		sec = &e->table.eh_frame;
@@ -593,6 +770,7 @@ static void registry_drop(struct mm_struct *mm,
  * @pc:		the instruction to describe (for a caller's frame, an address
  *		inside its call instruction)
  * @ws:		the task's word size
+ * @flags:	UNWIND_USER_LOOKUP_*
  * @budget:	what the walk's lookups may still spend; this one's is taken
  * @frame:	the rules, on success
  *
@@ -602,7 +780,7 @@ static void registry_drop(struct mm_struct *mm,
  * (and then it is dropped).
  */
 int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
-				    unsigned int *budget,
+				    unsigned int flags, unsigned int *budget,
 				    struct unwind_user_frame *frame)
 {
 	MA_STATE(mas, &current->mm->unwind_user_mt, pc, pc);
@@ -617,13 +795,35 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 
 	rcu_read_lock();
 	e = mas_walk(&mas);
-	if (entry_is_live(e))
+	if (entry_is_live(e)) {
 		seen = e->table;
+		/* The handler's module stays while the lookup runs. */
+		if (seen.fmt && !try_module_get(seen.fmt->owner))
+			e = NULL;
+	}
 	rcu_read_unlock();
-	/* A table for the other word size says nothing about this task. */
-	if (!entry_is_live(e) || seen.eh_frame.ptr_size != ws)
+	if (!entry_is_live(e))
 		return -ENOENT;
 
+	if (seen.fmt) {
+		/* Other formats are registered by 64-bit tasks only. */
+		ret = ws == sizeof(long) ? 0 : -ENOENT;
+		if (!ret && !*budget)
+			ret = -EOPNOTSUPP;
+		if (!ret) {
+			*budget -= min_t(unsigned int, *budget,
+					 UNWIND_USER_FORMAT_LOOKUP_COST);
+			ret = seen.fmt->find_frame(seen.data, pc, flags, frame);
+		}
+		module_put(seen.fmt->owner);
+		if (ret == -EINVAL)
+			registry_drop(current->mm, &seen, ret);
+		return ret;
+	}
+
+	/* A table for the other word size says nothing about this task. */
+	if (seen.eh_frame.ptr_size != ws)
+		return -ENOENT;
 	if (!*budget)
 		return -EOPNOTSUPP;
 	ret = eh_frame_find_frame(&seen.eh_frame, regs, pc, frame, budget);

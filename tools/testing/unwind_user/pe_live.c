@@ -11,8 +11,16 @@
  * registers with kernel/unwind/pe.c, applying each frame to the registers
  * as a walk would, and compares the return addresses with Wine's, from
  * the caller of the marked point up to the end of Wine's chain (the zero
- * after RtlUserThreadStart).  Prints TAP-like lines and the summary;
- * exits non-zero on any difference.
+ * after RtlUserThreadStart).
+ *
+ * Then it walks the same stack as the kernel does: kernel/unwind/user.c
+ * (walk.c), which tracks only rsp, rbp and the ip, with the frames of the
+ * PE module's lookup (kernel/unwind/pe_user.c), which turns each PE frame
+ * into the generic rules.  That walk may end early where a value cannot be
+ * known to it (a frame register other than rbp below the topmost frame),
+ * but every frame it gives must be Wine's.
+ *
+ * Prints TAP-like lines and the summary; exits non-zero on any difference.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +32,13 @@
 #include "../../../kernel/unwind/pe.h"
 #include "fake_user.h"
 #include "pe_builder.h"
+#include "walk.h"
+
+/* The module's lookup, compiled here; its headers are the test ones. */
+#ifndef PR_EH_FRAME_FORMAT_PE
+#define PR_EH_FRAME_FORMAT_PE	3
+#endif
+#include "../../../kernel/unwind/pe_user.c"
 
 #define MAX_MODULES	24
 #define MAX_FRAMES	64
@@ -123,11 +138,73 @@ static unsigned int walk(u64 *regs, u64 ip, u64 *ips, unsigned int *stop)
 	return n;
 }
 
+/* The registry of the generic walk: the module covering @pc. */
+static int generic_find(unsigned long pc, unsigned int *budget,
+			struct unwind_user_frame *frame)
+{
+	struct module *m = module_of(pc);
+
+	if (!m)
+		return -ENOENT;
+	return pe_user_find_frame(&m->img, pc, walk_lookup_flags, frame);
+}
+
+static u64 *generic_regs;
+
+/* The topmost frame's other registers, DWARF-numbered, from the capture. */
+static int generic_get_reg(unsigned int regno, unsigned long *val)
+{
+	static const u8 gpr_of_dwarf[16] = {
+		0, 2, 1, 3, 6, 7, 5, 4, 8, 9, 10, 11, 12, 13, 14, 15,
+	};
+
+	if (regno >= 16)
+		return -EINVAL;
+	*val = generic_regs[gpr_of_dwarf[regno]];
+	return 0;
+}
+
+/*
+ * The kernel's walk from the captured registers: its frames must be Wine's
+ * up to where it ends.  Returns the differences; *@same counts the frames
+ * that agree, *@complete whether it got to the end of Wine's chain.
+ */
+static unsigned int generic_walk(int id, u64 *regs, u64 ip, const u64 *trace,
+				 unsigned int last, unsigned int *same,
+				 bool *complete)
+{
+	struct walk_state st = {
+		.ip = ip, .sp = regs[4], .fp = regs[5], .ws = 8, .topmost = true,
+		.get_reg = generic_get_reg,
+	};
+	unsigned long entries[MAX_FRAMES];
+	unsigned int n, i, bad = 0;
+
+	generic_regs = regs;
+	n = walk_unwind(&st, generic_find, entries, MAX_FRAMES);
+	*same = 0;
+	for (i = 1; i < last && i < n; i++) {
+		if (entries[i] == trace[i]) {
+			(*same)++;
+			continue;
+		}
+		printf("#   generic walk, frame %u: %s", i, where(trace[i]));
+		printf(" != %s\n", where(entries[i]));
+		bad++;
+	}
+	*complete = n >= last;
+	printf("#   dump %d: the kernel's walk gave %u frames, %u of Wine's %u%s\n",
+	       id, n, *same, last - 1, *complete ? "" : " (ended early)");
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
+	unsigned int generic_frames = 0, generic_complete = 0, same;
+	bool complete;
 	unsigned int dumps = 0, bad = 0, frames = 0, dump_bad;
 	char line[4096], name[64], file[128];
-	u64 regs[16] = { 0 }, ips[MAX_FRAMES], trace[MAX_FRAMES], ip = 0, lo, hi;
+	u64 regs[16] = { 0 }, regs0[16], ips[MAX_FRAMES], trace[MAX_FRAMES], ip = 0, lo, hi;
 	unsigned int nt = 0, i, n, stop, last;
 	unsigned long long v[2];
 	const char *dir;
@@ -206,6 +283,7 @@ int main(int argc, char **argv)
 				bad++;
 			}
 		}
+		memcpy(regs0, regs, sizeof(regs0));
 		n = walk(regs, ip, ips, &stop);
 		/* Wine's chain ends with a 0 after RtlUserThreadStart */
 		for (last = 1; last < nt && trace[last]; last++)
@@ -220,6 +298,9 @@ int main(int argc, char **argv)
 			else
 				frames++;
 		}
+		bad += generic_walk(id, regs0, ip, trace, last, &same, &complete);
+		generic_frames += same;
+		generic_complete += complete;
 		printf("%s - dump %d: %u frames compared, %u differ (walk ended: %s%u)\n",
 		       bad > dump_bad ? "not ok" : "ok", id, last - 1,
 		       bad - dump_bad, stop ? "-" : "", stop);
@@ -232,5 +313,8 @@ int main(int argc, char **argv)
 	printf("pe-live: %u stacks, %u frames compared, %u differences, ",
 	       dumps, frames + bad, bad);
 	printf("%u machine frames crossed\n", nr_machine);
+	printf("pe-live: the kernel's walk (user.c + pe_user.c): ");
+	printf("%u frames equal to Wine's, %u of %u stacks complete\n",
+	       generic_frames, generic_complete, dumps);
 	return bad || !dumps || !frames ? 1 : 0;
 }

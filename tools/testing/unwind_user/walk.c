@@ -20,7 +20,7 @@
 
 static bool walk_mm_has_tables(struct mm_struct *mm);
 static int walk_registry_find_frame(unsigned long pc, unsigned int ws,
-				    unsigned int *budget,
+				    unsigned int flags, unsigned int *budget,
 				    struct unwind_user_frame *frame);
 #define unwind_user_mm_has_tables	walk_mm_has_tables
 #define unwind_user_registry_find_frame	walk_registry_find_frame
@@ -32,6 +32,7 @@ static int walk_registry_find_frame(unsigned long pc, unsigned int ws,
 struct task_struct walk_task;
 static const struct walk_state *walk_current;
 static walk_find_t walk_find;
+unsigned int walk_lookup_flags;
 
 static bool walk_mm_has_tables(struct mm_struct *mm)
 {
@@ -39,7 +40,7 @@ static bool walk_mm_has_tables(struct mm_struct *mm)
 }
 
 static int walk_registry_find_frame(unsigned long pc, unsigned int ws,
-				    unsigned int *budget,
+				    unsigned int flags, unsigned int *budget,
 				    struct unwind_user_frame *frame)
 {
 	if (!walk_find || ws != walk_current->ws)
@@ -47,6 +48,7 @@ static int walk_registry_find_frame(unsigned long pc, unsigned int ws,
 	/* As the registry does: a spent budget refuses the lookup. */
 	if (!*budget)
 		return -EOPNOTSUPP;
+	walk_lookup_flags = flags;
 	return walk_find(pc, budget, frame);
 }
 

@@ -36,6 +36,9 @@ struct walk_state {
 typedef int (*walk_find_t)(unsigned long pc, unsigned int *budget,
 			   struct unwind_user_frame *frame);
 
+/* The UNWIND_USER_LOOKUP_* flags of the walk's lookup @find runs for. */
+extern unsigned int walk_lookup_flags;
+
 /*
  * Apply @frame to @state as the kernel does: 0 and the caller's ip, sp and
  * fp in @state (or done set, at the outermost frame), or -EINVAL and @state

@@ -96,7 +96,7 @@ int reg_lookup(struct mm_struct *mm, unsigned long pc)
 	struct unwind_user_frame frame;
 
 	current->mm = mm;
-	return unwind_user_registry_find_frame(pc, sizeof(long), &budget,
+	return unwind_user_registry_find_frame(pc, sizeof(long), 0, &budget,
 					       &frame);
 }
 

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A Windows program for pe_wine.c, run under real Wine (wine64) in the
+ * guest.  It registers its own image and every module Wine has loaded
+ * with prctl(PR_REGISTER_EH_FRAME, PR_EH_FRAME_FORMAT_PE), through a raw
+ * syscall instruction (Wine lets PE code make Linux system calls), then
+ * goes main -> pe_w_a -> pe_w_b -> pe_w_c -> pe_w_mark, where it writes
+ * the chain Wine's own unwinder gives (RtlCaptureStackBackTrace) to the
+ * file named by its argument and calls pe_w_probe, on which pe_wine.c
+ * puts a uprobe: the kernel's chain there must be Wine's, frame for frame.
+ *
+ * Output lines: "register BASE SIZE NAME ERR", then "trace N IP...".
+ */
+#include <windows.h>
+#include <psapi.h>
+#include <malloc.h>
+#include <stdio.h>
+
+#define PR_REGISTER_EH_FRAME	82
+#define PR_EH_FRAME_FORMAT_PE	3
+#define NR_PRCTL		157
+
+struct prctl_eh_frame {
+	unsigned int format, flags;
+	unsigned long long text_start, text_size;
+	unsigned long long eh_frame_start, eh_frame_size;
+	unsigned long long eh_frame_hdr_start, eh_frame_hdr_size;
+};
+
+volatile int sink;
+static FILE *out;
+
+/* A Linux system call from Windows code: -errno or the result. */
+static long long linux_syscall5(long long nr, long long a1, long long a2,
+				long long a3, long long a4, long long a5)
+{
+	register long long r10 __asm__("r10") = a4;
+	register long long r8 __asm__("r8") = a5;
+	long long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+static void register_modules(void)
+{
+	HMODULE mods[256];
+	DWORD need = 0, i;
+
+	if (!EnumProcessModules(GetCurrentProcess(), mods, sizeof(mods), &need))
+		return;
+	for (i = 0; i < need / sizeof(HMODULE) && i < 256; i++) {
+		struct prctl_eh_frame d = { .format = PR_EH_FRAME_FORMAT_PE };
+		struct prctl_eh_frame *dp = &d;
+		char name[MAX_PATH] = "?";
+		MODULEINFO mi;
+		long long ret;
+
+		if (!GetModuleInformation(GetCurrentProcess(), mods[i], &mi, sizeof(mi)))
+			continue;
+		GetModuleBaseNameA(GetCurrentProcess(), mods[i], name, sizeof(name));
+		d.text_start = (ULONG_PTR)mi.lpBaseOfDll;
+		d.text_size = mi.SizeOfImage;
+		ret = linux_syscall5(NR_PRCTL, PR_REGISTER_EH_FRAME, (ULONG_PTR)dp,
+				     sizeof(d), 0, 0);
+		fprintf(out, "register %llx %lx %s %lld\n", d.text_start,
+			mi.SizeOfImage, name, ret);
+	}
+}
+
+/* The uprobe's target: a function of its own, so its entry is easy to find. */
+__attribute__((noinline)) void pe_w_probe(void)
+{
+	sink++;
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void pe_w_mark(void)
+{
+	void *frames[62];
+	USHORT n, i;
+
+	n = RtlCaptureStackBackTrace(0, 62, frames, NULL);
+	fprintf(out, "trace %u", n);
+	for (i = 0; i < n; i++)
+		fprintf(out, " %llx", (unsigned long long)(ULONG_PTR)frames[i]);
+	fprintf(out, "\n");
+	fflush(out);
+	pe_w_probe();
+	sink++;
+}
+
+__attribute__((noinline)) void pe_w_c(int n)
+{
+	volatile long v[4] = { n, n + 1, n + 2, n + 3 };
+
+	pe_w_mark();
+	sink += v[0] + v[3];
+}
+
+/* alloca: a frame register */
+__attribute__((noinline)) void pe_w_b(int n)
+{
+	volatile char *p = alloca(32 + (n & 0x70));
+
+	p[0] = (char)n;
+	pe_w_c(n + 1);
+	sink += p[0];
+}
+
+__attribute__((noinline)) void pe_w_a(int n)
+{
+	int a = sink, b = a * 7, c = a ^ n;
+
+	pe_w_b(n + 1);
+	sink += a + b + c;
+}
+
+int main(int argc, char **argv)
+{
+	out = fopen(argc > 1 ? argv[1] : "pe_wine.out", "w");
+	if (!out)
+		return 1;
+	register_modules();
+	pe_w_a(argc);
+	fclose(out);
+	return 0;
+}
