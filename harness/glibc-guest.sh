@@ -4,15 +4,19 @@
 # Runs in the guest (make glibc): the glibc patch (patches/glibc/) against
 # the host's unpatched glibc, without LD_AUDIT.
 #
-#   glibc-guest.sh LIBDIR PROGRAM
+#   glibc-guest.sh LIBDIR PROGRAM DLCLOSE
 #	LIBDIR	the patched ld-linux-x86-64.so.2 and libc.so.6 (harness/glibc.sh)
 #	PROGRAM	harness/realbin/throw_deep.cc built -O2 -fomit-frame-pointer
+#	DLCLOSE	harness/glibc-dlclose.c built
 #
 #  1. /proc/<pid>/unwind_tables of PROGRAM run by the patched ld.so lists
 #     the program, libc, libm, libstdc++ and libgcc_s (mapped to their files
 #     through /proc/<pid>/maps); under the host's ld.so it lists none of them
 #     (the kernel registers only what exec maps: there, ld.so and the vDSO).
-#  2. perf record -e cpu-clock:u --call-graph fp,defer of PROGRAM throwing
+#  2. DLCLOSE, run by the patched ld.so under strace, dlopen()s libz: one
+#     registration covers its zlibVersion(), none after dlclose(), and
+#     strace sees exactly one PR_UNREGISTER_EH_FRAME (83), which succeeds.
+#  3. perf record -e cpu-clock:u --call-graph fp,defer of PROGRAM throwing
 #     through 100 levels for 3 s: the patched ld.so as its interpreter, then
 #     the host's ld.so run the same way, then PROGRAM exec'd as usual (the
 #     kernel registers it and the host's ld.so): the share of samples whose
@@ -25,6 +29,7 @@ set -euo pipefail
 
 lib=$1
 prog=$2
+dlc=$3
 min_pct=${MIN_PCT:-90}
 hostdirs=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
 hostld=/lib64/ld-linux-x86-64.so.2
@@ -53,23 +58,25 @@ listed() {	# PID
 	done < "/proc/$1/unwind_tables"
 }
 
-# Run PROGRAM for 2 s, wait until the libraries are loaded (libgcc_s is
-# the last DT_NEEDED of the tree), list what is registered.
+# Start PROGRAM, wait until its libraries are loaded (libgcc_s is the
+# last DT_NEEDED of the tree, registered right after it is mapped), list
+# what is registered, stop it.
 tables() {	# LABEL COMMAND...
 	local label=$1 pid
 	shift
-	"$@" 2 10 > /dev/null &
+	"$@" 60 10 > /dev/null &
 	pid=$!
-	for _ in $(seq 50); do
+	for _ in $(seq 100); do
 		grep -q libgcc_s "/proc/$pid/maps" 2>/dev/null && break
 		sleep 0.1
 	done
 	# Loading is over once main runs; a TCG guest is slow, give it time.
-	sleep 0.5
+	sleep 1
 	echo "=== $label: /proc/$pid/unwind_tables"
 	sed 's/^/    /' "/proc/$pid/unwind_tables"
 	listed "$pid" | sort > "$tmp/listed.$label"
-	wait "$pid"
+	kill "$pid"
+	wait "$pid" || true
 	echo "    text ranges in: $(xargs -n1 basename < "$tmp/listed.$label" | tr '\n' ' ')"
 }
 
@@ -91,6 +98,23 @@ for bad in "$(readlink -f "$prog")" "$(hostlib libc.so.6)" "$(hostlib libm.so.6)
 		fail=1
 	fi
 done
+
+echo
+echo "=== dlopen + dlclose of libz.so.1 under the patched ld.so"
+if ! strace -f -e trace=prctl -o "$tmp/strace.txt" \
+	"$lib/ld-linux-x86-64.so.2" --library-path "$lib:$hostdirs" \
+	"$dlc" libz.so.1 zlibVersion > "$tmp/dlclose.txt"; then
+	echo "FAIL: dlclose: registration not as expected"
+	fail=1
+fi
+sed 's/^/    /' "$tmp/dlclose.txt"
+grep 'prctl(0x5[23]' "$tmp/strace.txt" | sed 's/^/    strace: /'
+unreg_ok=$(grep -c 'prctl(0x53.* = 0$' "$tmp/strace.txt" || true)
+unreg_all=$(grep -c 'prctl(0x53' "$tmp/strace.txt" || true)
+if [ "$unreg_ok" -ne 1 ] || [ "$unreg_all" -ne 1 ]; then
+	echo "FAIL: dlclose: $unreg_all PR_UNREGISTER_EH_FRAME call(s), $unreg_ok succeeded (want 1 of 1)"
+	fail=1
+fi
 
 # The chains are deeper than perf's default limit of 127 frames.
 sysctl -q -w kernel.perf_event_max_stack=1024
@@ -132,5 +156,5 @@ for what in main _start; do
 		fail=1
 	fi
 done
-[ $fail -eq 0 ] && echo "PASS: glibc patch: chains reach main and _start (>= $min_pct%), tables listed"
+[ $fail -eq 0 ] && echo "PASS: glibc patch: chains reach main and _start (>= $min_pct%), tables listed, dlclose unregisters"
 exit $fail

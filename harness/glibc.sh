@@ -112,4 +112,10 @@ if [ ! -x "$prog" ] || [ "$HARNESS/realbin/throw_deep.cc" -nt "$prog" ]; then
 	g++ -O2 -fomit-frame-pointer -o "$prog" "$HARNESS/realbin/throw_deep.cc"
 fi
 
-exec "$HARNESS/vm.sh" -t 600 "$HARNESS/glibc-guest.sh" "$lib" "$prog"
+# dlopen() + dlclose(): the unregistering half of the patch.
+dlc=$top/dlclose
+if [ ! -x "$dlc" ] || [ "$HARNESS/glibc-dlclose.c" -nt "$dlc" ]; then
+	gcc -O2 -Wall -Wextra -o "$dlc" "$HARNESS/glibc-dlclose.c"
+fi
+
+exec "$HARNESS/vm.sh" -t 600 "$HARNESS/glibc-guest.sh" "$lib" "$prog" "$dlc"
