@@ -74,9 +74,8 @@ else
 		cd "$out/obj"
 		nice -n 5 "$out/src/configure" "$@" MAKEINFO=: > "$out/configure.log" 2>&1 ||
 			{ tail -n 30 "$out/configure.log" >&2; exit 1; }
-		# "lib": libc.so and the ld.so it links with (and the libraries
-		# of the other subdirectories); no programs, locales or gconv
-		# modules.
+		# "lib": libc.so and the ld.so it links with; no other
+		# libraries, programs, locales or gconv modules.
 		nice -n 5 make -j"$(nproc)" lib > "$out/make.log" 2>&1 ||
 			{ grep -E "error|Error" "$out/make.log" | tail -n 30 >&2; exit 1; }
 		echo $(( $(date +%s) - t1 )) > "$out/compile-seconds"
