@@ -9,7 +9,7 @@ H := harness
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
 	sparse harness-selftest patches-import patches-export clean help \
 	unit fuzz fuzz-pe bench bench-register bench-mm audit realbin check-debug \
-	registry-old wine
+	registry-old wine glibc
 
 all: kernel perf selftests
 
@@ -54,6 +54,12 @@ demo: kernel perf selftests
 # through 100 frames), with and without the LD_AUDIT helper, against gdb.
 realbin: kernel perf selftests
 	@$(H)/realbin.sh
+
+# Debian bookworm's glibc 2.36 with patches/glibc/ (ld.so + libc.so, cached)
+# and, in the guest, a no-frame-pointer C++ program under its ld.so without
+# LD_AUDIT: the share of chains reaching main and _start (opt-in).
+glibc: kernel perf selftests
+	@$(H)/glibc.sh
 
 check:
 	@$(H)/check.sh

@@ -12,7 +12,7 @@ pkgs=(build-essential gcc-multilib g++-multilib flex bison bc libelf-dev
       libssl-dev libdw-dev cpio xz-utils ccache sparse busybox-static
       qemu-system-x86 python3 python3-argcomplete python3-requests
       libunwind-dev clang libclang-rt-14-dev binutils gdb rsync liburcu-dev
-      gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64
+      gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 strace
       # The s390x guest and cross builds (gcc and g++ themselves are
       # unpacked by cross-s390x.sh: they conflict with gcc-multilib).
       binutils-s390x-linux-gnu cpp-12-s390x-linux-gnu libgcc-12-dev-s390x-cross
