@@ -84,3 +84,4 @@ unsigned long copy_from_user(void *to, const void __user *from,
 	}
 	return n;
 }
+int slab_fail_next;

@@ -151,9 +151,14 @@ char *ut_read_tables(void)
 unsigned int ut_count_lines(const char *tables)
 {
 	unsigned int n = 0;
+	bool bol = true;
 
-	for (; *tables; tables++)
+	for (; *tables; tables++) {
+		if (bol && !strncmp(tables, "cache ", 6))
+			n--;
 		n += *tables == '\n';
+		bol = *tables == '\n';
+	}
 	return n;
 }
 

@@ -82,7 +82,7 @@ int ut_unregister(uint64_t text_start, uint64_t text_end);
  * errno set.
  */
 char *ut_read_tables(void);
-/* How many lines @tables has. */
+/* How many registrations @tables lists (lines, less the cache's). */
 unsigned int ut_count_lines(const char *tables);
 /* Print @title and then @text line by line as TAP comments ("# ..."). */
 void ut_print_lines(const char *title, const char *text);

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A cache of decoded frames, one per mm.
+ *
+ * A profiler samples the same return addresses over and over.  The table
+ * lookup of one (binary search, FDE and CIE decode, CFI run: a dozen user
+ * reads) gives the same rules every time as long as the mm's registry does
+ * not change, so the rules are kept, keyed by the exact pc, as libunwind's
+ * fast trace cache does.  A row holds the whole struct unwind_user_frame by
+ * value: it does not know which table format produced it (.eh_frame, or a
+ * PE image's unwind data) and keeps working when the struct grows.
+ *
+ * Every row carries the registry generation it was found under (see
+ * unwind_user_registry_find_frame()): the registry bumps the generation on
+ * every change, under the mmap lock held for writing, and a row of another
+ * generation is a miss.  So no change of the registry needs to walk the
+ * cache, and a row found before a change can never be used after it.
+ *
+ * The cache is direct-mapped: a pc has one row, and a new pc that hashes
+ * there replaces the old one.  Readers take no lock; each row has a
+ * sequence count, and a reader that races with a writer sees a miss.
+ * Writers serialize on one spinlock and give up instead of waiting on it:
+ * a row not stored costs a later lookup, nothing else.
+ *
+ * The size is fixed: UNWIND_USER_CACHE_ROWS rows of about 60 bytes, some
+ * 60 KiB, allocated at the first lookup that finds a frame, charged to the
+ * mm's memory cgroup and freed with the mm.  1024 rows hold the hot return
+ * addresses of large programs (python3 under perf uses a few hundred).
+ */
+#include <linux/hash.h>
+#include <linux/seqlock.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+
+#include "cache.h"
+
+struct unwind_user_cache_row {
+	seqcount_spinlock_t		seq;
+	u8				ws;
+	unsigned long			pc;
+	u64				gen;
+	struct unwind_user_frame	frame;
+};
+
+struct unwind_user_cache {
+	spinlock_t			lock;	/* writers */
+	/* Statistics for /proc/<pid>/unwind_tables: racy, approximate. */
+	unsigned long			hits;
+	unsigned long			misses;
+	struct unwind_user_cache_row	rows[UNWIND_USER_CACHE_ROWS];
+};
+
+unsigned int unwind_user_cache_slot(unsigned long pc)
+{
+	return hash_long(pc, UNWIND_USER_CACHE_BITS);
+}
+
+/**
+ * unwind_user_cache_alloc - a new, empty cache
+ *
+ * Return: the cache, or NULL without memory.  Charged to the current task's
+ * memory cgroup: call it from the task whose mm it serves.
+ */
+struct unwind_user_cache *unwind_user_cache_alloc(void)
+{
+	struct unwind_user_cache *cache;
+	unsigned int i;
+
+	cache = kvzalloc_obj(*cache, GFP_KERNEL_ACCOUNT);
+	if (!cache)
+		return NULL;
+	spin_lock_init(&cache->lock);
+	/* Generation 0 never matches: the registry's starts at 1. */
+	for (i = 0; i < UNWIND_USER_CACHE_ROWS; i++)
+		seqcount_spinlock_init(&cache->rows[i].seq, &cache->lock);
+	return cache;
+}
+
+void unwind_user_cache_free(struct unwind_user_cache *cache)
+{
+	kvfree(cache);
+}
+
+/**
+ * unwind_user_cache_lookup - the frame cached for @pc
+ * @cache:	the mm's cache
+ * @pc:		the pc looked up
+ * @ws:		the task's word size
+ * @gen:	the registry's generation now
+ * @frame:	the rules, on a hit
+ *
+ * Never sleeps, takes no lock.
+ *
+ * Return: true on a hit.
+ */
+bool unwind_user_cache_lookup(struct unwind_user_cache *cache,
+			      unsigned long pc, unsigned int ws, u64 gen,
+			      struct unwind_user_frame *frame)
+{
+	struct unwind_user_cache_row *row;
+	unsigned int seq;
+	bool hit;
+
+	row = &cache->rows[unwind_user_cache_slot(pc)];
+	seq = read_seqcount_begin(&row->seq);
+	hit = row->pc == pc && row->gen == gen && row->ws == ws;
+	if (hit)
+		*frame = row->frame;
+	/* A writer came by: what was read may be half of each row. */
+	if (read_seqcount_retry(&row->seq, seq))
+		hit = false;
+
+	if (hit)
+		data_race(cache->hits++);
+	else
+		data_race(cache->misses++);
+	return hit;
+}
+
+/**
+ * unwind_user_cache_insert - keep the frame found for @pc
+ * @cache:	the mm's cache
+ * @pc:		the pc looked up
+ * @ws:		the task's word size
+ * @gen:	the registry's generation read before the lookup began
+ * @frame:	what the lookup found
+ *
+ * Replaces whatever @pc's row held.  Does nothing if another writer holds
+ * the cache.  Never sleeps.
+ */
+void unwind_user_cache_insert(struct unwind_user_cache *cache,
+			      unsigned long pc, unsigned int ws, u64 gen,
+			      const struct unwind_user_frame *frame)
+{
+	struct unwind_user_cache_row *row;
+
+	row = &cache->rows[unwind_user_cache_slot(pc)];
+	if (!spin_trylock(&cache->lock))
+		return;
+	write_seqcount_begin(&row->seq);
+	row->pc = pc;
+	row->gen = gen;
+	row->ws = ws;
+	row->frame = *frame;
+	write_seqcount_end(&row->seq);
+	spin_unlock(&cache->lock);
+}
+
+void unwind_user_cache_get_stats(const struct unwind_user_cache *cache,
+				 struct unwind_user_cache_stats *stats)
+{
+	stats->rows = UNWIND_USER_CACHE_ROWS;
+	stats->bytes = sizeof(*cache);
+	stats->hits = data_race(READ_ONCE(cache->hits));
+	stats->misses = data_race(READ_ONCE(cache->misses));
+}
