@@ -16,16 +16,17 @@
  * generation is a miss.  So no change of the registry needs to walk the
  * cache, and a row found before a change can never be used after it.
  *
- * The cache is direct-mapped: a pc has one row, and a new pc that hashes
- * there replaces the old one.  Readers take no lock; each row has a
- * sequence count, and a reader that races with a writer sees a miss.
+ * A pc hashes to a set of UNWIND_USER_CACHE_WAYS rows; a new row goes in
+ * front and pushes the set's oldest out (direct mapping lost one frame in
+ * ten of a 64-deep stack to collisions).  Readers take no lock: each set
+ * has a sequence count, and a reader that races with a writer sees a miss.
  * Writers serialize on one spinlock and give up instead of waiting on it:
  * a row not stored costs a later lookup, nothing else.
  *
- * The size is fixed: UNWIND_USER_CACHE_ROWS rows of about 60 bytes, some
- * 60 KiB, allocated at the first lookup that finds a frame, charged to the
- * mm's memory cgroup and freed with the mm.  1024 rows hold the hot return
- * addresses of large programs (python3 under perf uses a few hundred).
+ * The size is fixed: UNWIND_USER_CACHE_ROWS rows of 56 bytes on 64-bit,
+ * some 56 KiB, allocated at the first lookup that finds a frame, charged
+ * to the mm's memory cgroup and freed with the mm.  1024 rows hold the hot
+ * return addresses of large programs.
  */
 #include <linux/hash.h>
 #include <linux/seqlock.h>
@@ -36,24 +37,32 @@
 #include "cache.h"
 
 struct unwind_user_cache_row {
-	seqcount_spinlock_t		seq;
-	u8				ws;
 	unsigned long			pc;
 	u64				gen;
 	struct unwind_user_frame	frame;
+	u8				ws;
 };
+
+struct unwind_user_cache_set {
+	seqcount_spinlock_t		seq;
+	struct unwind_user_cache_row	rows[UNWIND_USER_CACHE_WAYS];
+};
+
+#define UNWIND_USER_CACHE_SET_BITS \
+	(UNWIND_USER_CACHE_BITS - UNWIND_USER_CACHE_WAY_BITS)
+#define UNWIND_USER_CACHE_SETS	(1U << UNWIND_USER_CACHE_SET_BITS)
 
 struct unwind_user_cache {
 	spinlock_t			lock;	/* writers */
 	/* Statistics for /proc/<pid>/unwind_tables: racy, approximate. */
 	unsigned long			hits;
 	unsigned long			misses;
-	struct unwind_user_cache_row	rows[UNWIND_USER_CACHE_ROWS];
+	struct unwind_user_cache_set	sets[UNWIND_USER_CACHE_SETS];
 };
 
 unsigned int unwind_user_cache_slot(unsigned long pc)
 {
-	return hash_long(pc, UNWIND_USER_CACHE_BITS);
+	return hash_long(pc, UNWIND_USER_CACHE_SET_BITS);
 }
 
 /**
@@ -72,8 +81,8 @@ struct unwind_user_cache *unwind_user_cache_alloc(void)
 		return NULL;
 	spin_lock_init(&cache->lock);
 	/* Generation 0 never matches: the registry's starts at 1. */
-	for (i = 0; i < UNWIND_USER_CACHE_ROWS; i++)
-		seqcount_spinlock_init(&cache->rows[i].seq, &cache->lock);
+	for (i = 0; i < UNWIND_USER_CACHE_SETS; i++)
+		seqcount_spinlock_init(&cache->sets[i].seq, &cache->lock);
 	return cache;
 }
 
@@ -98,17 +107,23 @@ bool unwind_user_cache_lookup(struct unwind_user_cache *cache,
 			      unsigned long pc, unsigned int ws, u64 gen,
 			      struct unwind_user_frame *frame)
 {
+	struct unwind_user_cache_set *set;
 	struct unwind_user_cache_row *row;
-	unsigned int seq;
-	bool hit;
+	unsigned int seq, i;
+	bool hit = false;
 
-	row = &cache->rows[unwind_user_cache_slot(pc)];
-	seq = read_seqcount_begin(&row->seq);
-	hit = row->pc == pc && row->gen == gen && row->ws == ws;
-	if (hit)
-		*frame = row->frame;
+	set = &cache->sets[unwind_user_cache_slot(pc)];
+	seq = read_seqcount_begin(&set->seq);
+	for (i = 0; i < UNWIND_USER_CACHE_WAYS; i++) {
+		row = &set->rows[i];
+		if (row->pc == pc && row->gen == gen && row->ws == ws) {
+			*frame = row->frame;
+			hit = true;
+			break;
+		}
+	}
 	/* A writer came by: what was read may be half of each row. */
-	if (read_seqcount_retry(&row->seq, seq))
+	if (read_seqcount_retry(&set->seq, seq))
 		hit = false;
 
 	if (hit)
@@ -133,17 +148,26 @@ void unwind_user_cache_insert(struct unwind_user_cache *cache,
 			      unsigned long pc, unsigned int ws, u64 gen,
 			      const struct unwind_user_frame *frame)
 {
+	struct unwind_user_cache_set *set;
 	struct unwind_user_cache_row *row;
+	unsigned int i;
 
-	row = &cache->rows[unwind_user_cache_slot(pc)];
+	set = &cache->sets[unwind_user_cache_slot(pc)];
 	if (!spin_trylock(&cache->lock))
 		return;
-	write_seqcount_begin(&row->seq);
+	/* @pc's row of an older generation goes, or else the oldest row. */
+	for (i = 0; i < UNWIND_USER_CACHE_WAYS - 1; i++) {
+		if (set->rows[i].pc == pc && set->rows[i].ws == ws)
+			break;
+	}
+	write_seqcount_begin(&set->seq);
+	memmove(&set->rows[1], &set->rows[0], i * sizeof(set->rows[0]));
+	row = &set->rows[0];
 	row->pc = pc;
 	row->gen = gen;
 	row->ws = ws;
 	row->frame = *frame;
-	write_seqcount_end(&row->seq);
+	write_seqcount_end(&set->seq);
 	spin_unlock(&cache->lock);
 }
 

@@ -12,6 +12,9 @@
 /* Rows per cache, a power of two.  See cache.c for the size. */
 #define UNWIND_USER_CACHE_BITS	10
 #define UNWIND_USER_CACHE_ROWS	(1U << UNWIND_USER_CACHE_BITS)
+/* Rows a pc may be in: the size of a set. */
+#define UNWIND_USER_CACHE_WAY_BITS	2
+#define UNWIND_USER_CACHE_WAYS	(1U << UNWIND_USER_CACHE_WAY_BITS)
 
 struct unwind_user_cache;
 
@@ -32,7 +35,7 @@ void unwind_user_cache_insert(struct unwind_user_cache *cache,
 			      const struct unwind_user_frame *frame);
 void unwind_user_cache_get_stats(const struct unwind_user_cache *cache,
 				 struct unwind_user_cache_stats *stats);
-/* Which row @pc lives in: for tests that make rows collide. */
+/* Which set of rows @pc lives in: for tests that make pcs collide. */
 unsigned int unwind_user_cache_slot(unsigned long pc);
 
 #endif /* _KERNEL_UNWIND_CACHE_H */

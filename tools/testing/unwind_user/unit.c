@@ -3016,7 +3016,7 @@ static struct unwind_user_frame cache_frame(s32 off)
 	};
 }
 
-/* A pc other than @pc that lands in @pc's row. */
+/* The next pc after @pc that lands in @pc's set. */
 static unsigned long cache_collider(unsigned long pc)
 {
 	unsigned long other;
@@ -3032,7 +3032,7 @@ static void test_cache_rows(void)
 	struct unwind_user_frame a = cache_frame(16), b = cache_frame(35), got;
 	struct unwind_user_cache_stats st;
 	struct unwind_user_cache *c;
-	unsigned long pc = 0x401234, other = cache_collider(pc), i, hits;
+	unsigned long pc = 0x401234, other = pc, i, hits;
 
 	slab_fail_next = 1;
 	CHECK(!unwind_user_cache_alloc(), "allocated without memory");
@@ -3061,14 +3061,26 @@ static void test_cache_rows(void)
 	      got.sp_off == b.sp_off, "new generation: other frame");
 	CHECK(!unwind_user_cache_lookup(c, pc, 8, 1, &got), "old row still there");
 
-	/* Eviction: a pc that hashes to the same row takes it over. */
+	/*
+	 * Eviction: the pcs of a set share its rows, the oldest goes first.
+	 * The row of the older generation was replaced, it took no room.
+	 */
+	for (i = 0; i < UNWIND_USER_CACHE_WAYS - 1; i++) {
+		other = cache_collider(other);
+		unwind_user_cache_insert(c, other, 8, 2, &a);
+	}
+	CHECK(unwind_user_cache_lookup(c, pc, 8, 2, &got) && frame_eq(&got, &b),
+	      "evicted with room left in the set");
+	CHECK(unwind_user_cache_lookup(c, other, 8, 2, &got) && frame_eq(&got, &a),
+	      "the newest pc: miss");
+	other = cache_collider(other);
 	unwind_user_cache_insert(c, other, 8, 2, &a);
-	CHECK(!unwind_user_cache_lookup(c, pc, 8, 2, &got), "evicted row: hit");
+	CHECK(!unwind_user_cache_lookup(c, pc, 8, 2, &got), "oldest row not evicted");
 	CHECK(unwind_user_cache_lookup(c, other, 8, 2, &got) && frame_eq(&got, &a),
 	      "the new pc: miss");
 
 	unwind_user_cache_get_stats(c, &st);
-	CHECK(st.hits == 3 && st.misses == 8, "stats: %lu hits, %lu misses",
+	CHECK(st.hits == 5 && st.misses == 8, "stats: %lu hits, %lu misses",
 	      st.hits, st.misses);
 
 	/* Bounded: many more pcs than rows, no more rows than the bound hit. */
