@@ -623,6 +623,24 @@ static void registry_drop(struct mm_struct *mm,
 	}
 }
 
+/**
+ * unwind_user_cache_flush - forget the frames cached for @mm
+ * @mm:		the mm, not locked
+ *
+ * For benchmarks of the cold path (kernel/unwind/bench.c): a new generation,
+ * as a change of the registry makes.
+ *
+ * Return: 0 or -EINTR.
+ */
+int unwind_user_cache_flush(struct mm_struct *mm)
+{
+	if (mmap_write_lock_killable(mm))
+		return -EINTR;
+	registry_changed(mm);
+	mmap_write_unlock(mm);
+	return 0;
+}
+
 /*
  * Keep a frame found under generation @gen, creating @mm's cache at its
  * first frame: most mms are never unwound and need none.
