@@ -50,7 +50,7 @@ struct unwind_user_cache_set {
 
 #define UNWIND_USER_CACHE_SET_BITS \
 	(UNWIND_USER_CACHE_BITS - UNWIND_USER_CACHE_WAY_BITS)
-#define UNWIND_USER_CACHE_SETS	(1U << UNWIND_USER_CACHE_SET_BITS)
+#define UNWIND_USER_CACHE_SETS	BIT(UNWIND_USER_CACHE_SET_BITS)
 
 struct unwind_user_cache {
 	spinlock_t			lock;	/* writers */
@@ -126,10 +126,8 @@ bool unwind_user_cache_lookup(struct unwind_user_cache *cache,
 	if (read_seqcount_retry(&set->seq, seq))
 		hit = false;
 
-	if (hit)
-		data_race(cache->hits++);
-	else
-		data_race(cache->misses++);
+	/* Statistics: a lost increment between threads does not matter. */
+	data_race(*(hit ? &cache->hits : &cache->misses) += 1);
 	return hit;
 }
 
@@ -176,6 +174,8 @@ void unwind_user_cache_get_stats(const struct unwind_user_cache *cache,
 {
 	stats->rows = UNWIND_USER_CACHE_ROWS;
 	stats->bytes = sizeof(*cache);
+	/* Counted without atomics by the lookups: approximate. */
 	stats->hits = data_race(READ_ONCE(cache->hits));
+	/* The same. */
 	stats->misses = data_race(READ_ONCE(cache->misses));
 }

@@ -6,15 +6,16 @@
 #ifndef _KERNEL_UNWIND_CACHE_H
 #define _KERNEL_UNWIND_CACHE_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/unwind_user_types.h>
 
 /* Rows per cache, a power of two.  See cache.c for the size. */
 #define UNWIND_USER_CACHE_BITS	10
-#define UNWIND_USER_CACHE_ROWS	(1U << UNWIND_USER_CACHE_BITS)
+#define UNWIND_USER_CACHE_ROWS	BIT(UNWIND_USER_CACHE_BITS)
 /* Rows a pc may be in: the size of a set. */
 #define UNWIND_USER_CACHE_WAY_BITS	2
-#define UNWIND_USER_CACHE_WAYS	(1U << UNWIND_USER_CACHE_WAY_BITS)
+#define UNWIND_USER_CACHE_WAYS	BIT(UNWIND_USER_CACHE_WAY_BITS)
 
 struct unwind_user_cache;
 

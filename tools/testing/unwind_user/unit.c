@@ -3090,7 +3090,7 @@ static void test_cache_rows(void)
 		hits += unwind_user_cache_lookup(c, 0x10000 + 4 * i, 8, 3, &got);
 	unwind_user_cache_get_stats(c, &st);
 	CHECK(hits > 0 && hits <= UNWIND_USER_CACHE_ROWS,
-	      "%lu hits among %u rows", hits, UNWIND_USER_CACHE_ROWS);
+	      "%lu hits among %lu rows", hits, (unsigned long)UNWIND_USER_CACHE_ROWS);
 	CHECK(st.rows == UNWIND_USER_CACHE_ROWS &&
 	      st.bytes >= st.rows * sizeof(struct unwind_user_frame) &&
 	      st.bytes <= 96 * st.rows, "%lu rows in %lu bytes", st.rows, st.bytes);

@@ -38,7 +38,10 @@ static long bench_len;
 static char bench_out[128];
 static long bench_ret;
 
-static inline __attribute__((always_inline)) long
+#define ALWAYS_INLINE	__attribute__((always_inline, unused))
+#define NOINLINE	__attribute__((noinline, noclone))
+
+static inline ALWAYS_INLINE long
 sys3(long nr, long a, long b, long c)
 {
 	long ret;
@@ -51,7 +54,7 @@ sys3(long nr, long a, long b, long c)
 }
 
 /* The topmost frame of every walk: the write() that starts them. */
-static __attribute__((noinline)) void bottom(void)
+static NOINLINE void bottom(void)
 {
 	bench_ret = sys3(SYS_write, bench_fd, (long)bench_cmd, bench_len);
 	asm volatile("" ::: "memory");
@@ -59,7 +62,7 @@ static __attribute__((noinline)) void bottom(void)
 
 /* f0 .. f31: distinct functions, none a tail call. */
 #define FN(n, next)							\
-	static __attribute__((noinline)) void f##n(void)		\
+	static NOINLINE void f##n(void)					\
 	{								\
 		next();							\
 		asm volatile("" ::: "memory");				\
@@ -74,20 +77,20 @@ FN(0, f1)
 /* The outermost frame: return address undefined, frame pointer 0. */
 void chain_root(void (*fn)(void));
 asm(".text\n"
-    ".globl chain_root\n"
-    ".type chain_root, @function\n"
-    "chain_root:\n"
-    "	.cfi_startproc\n"
-    "	.cfi_undefined rip\n"
-    "	push %rbp\n"
-    "	.cfi_adjust_cfa_offset 8\n"
-    "	xor %ebp, %ebp\n"
-    "	call *%rdi\n"
-    "	pop %rbp\n"
-    "	.cfi_adjust_cfa_offset -8\n"
-    "	ret\n"
-    "	.cfi_endproc\n"
-    ".size chain_root, .-chain_root\n");
+	".globl chain_root\n"
+	".type chain_root, @function\n"
+	"chain_root:\n"
+	"	.cfi_startproc\n"
+	"	.cfi_undefined rip\n"
+	"	push %rbp\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	xor %ebp, %ebp\n"
+	"	call *%rdi\n"
+	"	pop %rbp\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	ret\n"
+	"	.cfi_endproc\n"
+	".size chain_root, .-chain_root\n");
 
 static int run(const char *mode, const char *cmd)
 {
