@@ -613,10 +613,11 @@ int main(int argc, char **argv)
 
 	for (i = M_ENGINE; i < M_ENGINE + NR_ENGINES; i++) {
 		same = agree(&methods[i], &rest);
-		printf("%s vs _Unwind_Backtrace: %d of %d return addresses from rec_63 up agree\n",
-		       methods[i].name, same, rest);
+		printf("%s vs _Unwind_Backtrace: %d of %d return addresses %s\n",
+		       methods[i].name, same, rest, "from rec_63 up agree");
 		if (same < BENCH_DEPTH) {
-			printf("FAIL: the engine's return addresses differ from _Unwind_Backtrace's\n");
+			printf("FAIL: %s: return addresses differ from %s\n",
+			       methods[i].name, "_Unwind_Backtrace's");
 			ok = 0;
 		}
 	}

@@ -361,8 +361,10 @@ static void expect_cached(struct mm_struct *mm, unsigned long base,
 
 	/* The first frame found creates the cache: no miss counted then. */
 	have = !reg_cache_stats(mm, &hits0, &misses0);
-	if (!have)
-		hits0 = misses0 = 0;
+	if (!have) {
+		hits0 = 0;
+		misses0 = 0;
+	}
 	got = cache_lookup(mm, base, &ret);
 	CHECK(ret == 0 && want && got == want,
 	      "%s: lookup %d, registration %lu, want %lu", when, ret, got, want);

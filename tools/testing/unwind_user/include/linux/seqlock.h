@@ -15,7 +15,7 @@ typedef struct {
 	atomic_uint	sequence;
 } seqcount_spinlock_t;
 
-#define seqcount_spinlock_init(s, lock)	atomic_init(&(s)->sequence, 0)
+#define seqcount_spinlock_init(s, lock)	((void)(lock), atomic_init(&(s)->sequence, 0))
 
 static inline unsigned int read_seqcount_begin(seqcount_spinlock_t *s)
 {
