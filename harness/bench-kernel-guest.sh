@@ -33,7 +33,7 @@ function median(m,   a, i, k, t) {
 }
 END {
 	fp = median("fp")
-	printf "\n%-34s %10s %8s\n", "walk (34 frames)", "ns/frame", "vs fp"
+	printf "\n%-34s %10s %8s\n", "walk (33-34 frames)", "ns/frame", "vs fp"
 	printf "%-34s %10.1f %7.1fx\n", "frame pointers (fp build)", fp, 1
 	printf "%-34s %10.1f %7.1fx\n", "CFI, cache cold (no-fp build)", median("cfi-cold"), median("cfi-cold") / fp
 	printf "%-34s %10.1f %7.1fx\n", "CFI, cache warm (no-fp build)", median("cfi-warm"), median("cfi-warm") / fp
