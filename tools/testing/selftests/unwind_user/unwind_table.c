@@ -288,3 +288,18 @@ void ut_print_lines(const char *title, const char *text)
 	}
 	fflush(stdout);
 }
+
+char *ut_read_registrations(void)
+{
+	char *tables = ut_read_tables(), *line, *end;
+
+	for (line = tables; line && *line; line = end) {
+		end = strchr(line, '\n');
+		end = end ? end + 1 : line + strlen(line);
+		if (!strncmp(line, "cache ", 6)) {
+			memmove(line, end, strlen(end) + 1);
+			end = line;
+		}
+	}
+	return tables;
+}
