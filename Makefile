@@ -8,7 +8,7 @@ H := harness
 
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
 	sparse harness-selftest patches-import patches-export clean help \
-	unit fuzz fuzz-pe bench bench-register bench-mm audit realbin check-debug \
+	unit fuzz fuzz-pe bench bench-register bench-kernel bench-mm audit realbin check-debug \
 	registry-old wine glibc
 
 all: kernel perf selftests
@@ -96,6 +96,11 @@ wine: kernel perf selftests
 
 bench-register: kernel perf selftests
 	@$(H)/vm.sh -t 600 $(CURDIR)/$(H)/bench-register-guest.sh $(BENCH_ARGS)
+
+# ns per frame of the kernel's own walk: FP build + FP walk next to the
+# no-FP build + CFI walk, cache cold and warm (BENCH_ARGS: walks per run).
+bench-kernel: kernel selftests
+	@$(H)/vm.sh -t 600 $(CURDIR)/$(H)/bench-kernel-guest.sh $(BENCH_ARGS)
 
 # fork()+exit and mmap()+munmap() on Linux 7.2 with and without the series.
 bench-mm: kernel perf selftests

@@ -117,6 +117,7 @@ int unwind_user_eh_frame_prctl(int option, const void __user *uarg,
 int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 				    unsigned int flags, unsigned int *budget,
 				    struct unwind_user_frame *frame);
+int unwind_user_cache_flush(struct mm_struct *mm);
 
 #else /* !CONFIG_UNWIND_USER_EH_FRAME */
 

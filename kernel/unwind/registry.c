@@ -23,6 +23,11 @@
  * that may live in a module (struct unwind_user_format): an entry of such
  * a format holds a reference on the module, so the module cannot go while
  * a process has a table of its format registered.
+ *
+ * Every change of the tree bumps the mm's generation, after the change and
+ * under the same lock.  The frames found by lookups are cached per mm
+ * (cache.c), each under the generation read before the lookup began; a
+ * cached frame is used only while the generation is still the same.
  */
 #include <linux/atomic.h>
 #include <linux/init.h>
@@ -42,6 +47,7 @@
 #include <linux/unwind_user.h>
 #include <linux/unwind_user_registry.h>
 
+#include "cache.h"
 #include "eh_frame.h"
 
 /* Enough for the largest programs seen (a few hundred objects) and Wine. */
@@ -138,12 +144,27 @@ static void entry_put(struct unwind_user_entry *e)
 	}
 }
 
+/*
+ * The tree of @mm changed: no frame cached before is valid any more.  The
+ * release orders the change before the new generation, for lookups that
+ * read the generation with acquire and then walk the tree.
+ */
+static void registry_changed(struct mm_struct *mm)
+{
+	mmap_assert_write_locked(mm);
+	atomic64_inc_return_release(&mm->unwind_user_gen);
+}
+
 void unwind_user_mm_init(struct mm_struct *mm)
 {
 	mt_init_flags(&mm->unwind_user_mt,
 		      MT_FLAGS_LOCK_EXTERN | MT_FLAGS_USE_RCU);
 	mt_set_external_lock(&mm->unwind_user_mt, &mm->mmap_lock);
 	mm->unwind_user_nr = 0;
+	/* 1: the empty rows of a new cache hold generation 0. */
+	atomic64_set(&mm->unwind_user_gen, 1);
+	/* A child at fork got its parent's pointer by memcpy(). */
+	mm->unwind_user_cache = NULL;
 }
 
 /*
@@ -161,6 +182,7 @@ static void registry_erase(struct mm_struct *mm, struct ma_state *mas,
 		WARN_ON_ONCE(mas_store_gfp(mas, &registry_tombstone,
 					   GFP_KERNEL_ACCOUNT));
 	}
+	registry_changed(mm);
 	if (entry_is_live(e)) {
 		mm->unwind_user_nr--;
 		entry_put(e);
@@ -279,6 +301,7 @@ static int registry_add_locked(struct mm_struct *mm,
 	if (ret)
 		return ret;
 	mm->unwind_user_nr++;
+	registry_changed(mm);
 	return 0;
 }
 
@@ -577,7 +600,9 @@ int unwind_user_remove(struct mm_struct *mm, unsigned int format,
 void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm)
 {
 	MA_STATE(mas, &mm->unwind_user_mt, 0, 0);
+	struct unwind_user_cache_stats stats;
 	const struct eh_frame_section *sec;
+	struct unwind_user_cache *cache;
 	struct unwind_user_entry *e;
 
 	rcu_read_lock();
@@ -597,6 +622,14 @@ void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm)
 			   sec->eh_frame_end - sec->eh_frame_start);
 	}
 	rcu_read_unlock();
+
+	/* The caller holds mm_users: exit_mmap(), which frees it, waits. */
+	cache = READ_ONCE(mm->unwind_user_cache);
+	if (cache) {
+		unwind_user_cache_get_stats(cache, &stats);
+		seq_printf(m, "cache %lu rows %lu bytes %lu hits %lu misses\n",
+			   stats.rows, stats.bytes, stats.hits, stats.misses);
+	}
 }
 
 /**
@@ -654,6 +687,8 @@ void unwind_user_mm_exit(struct mm_struct *mm)
 	mt_clear_in_rcu(&mm->unwind_user_mt);
 	__mt_destroy(&mm->unwind_user_mt);
 	mm->unwind_user_nr = 0;
+	unwind_user_cache_free(mm->unwind_user_cache);
+	mm->unwind_user_cache = NULL;
 }
 
 /**
@@ -766,6 +801,49 @@ static void registry_drop(struct mm_struct *mm,
 }
 
 /**
+ * unwind_user_cache_flush - forget the frames cached for @mm
+ * @mm:		the mm, not locked
+ *
+ * For benchmarks of the cold path (kernel/unwind/bench.c): a new generation,
+ * as a change of the registry makes.
+ *
+ * Return: 0 or -EINTR.
+ */
+int unwind_user_cache_flush(struct mm_struct *mm)
+{
+	if (mmap_write_lock_killable(mm))
+		return -EINTR;
+	registry_changed(mm);
+	mmap_write_unlock(mm);
+	return 0;
+}
+
+/*
+ * Keep a frame found under generation @gen, creating @mm's cache at its
+ * first frame: most mms are never unwound and need none.
+ */
+static void registry_cache_frame(struct mm_struct *mm,
+				 struct unwind_user_cache *cache,
+				 unsigned long pc, unsigned int ws, u64 gen,
+				 const struct unwind_user_frame *frame)
+{
+	struct unwind_user_cache *old;
+
+	if (!cache) {
+		cache = unwind_user_cache_alloc();
+		if (!cache)
+			return;
+		/* Another thread of @mm may have been quicker. */
+		old = cmpxchg(&mm->unwind_user_cache, NULL, cache);
+		if (old) {
+			unwind_user_cache_free(cache);
+			cache = old;
+		}
+	}
+	unwind_user_cache_insert(cache, pc, ws, gen, frame);
+}
+
+/**
  * unwind_user_registry_find_frame - the frame rules at a user pc
  * @pc:		the instruction to describe (for a caller's frame, an address
  *		inside its call instruction)
@@ -784,14 +862,26 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 				    struct unwind_user_frame *frame)
 {
 	MA_STATE(mas, &current->mm->unwind_user_mt, pc, pc);
+	struct mm_struct *mm = current->mm;
 	const struct eh_frame_regs *regs;
+	struct unwind_user_cache *cache;
 	struct unwind_user_table seen;
 	struct unwind_user_entry *e;
+	u64 gen;
 	int ret;
 
 	regs = registry_regs(ws);
 	if (!regs)
 		return -ENOENT;
+
+	/*
+	 * Read before the tree: a frame found from a tree older than @gen
+	 * cannot be cached under it (see registry_changed()).
+	 */
+	gen = atomic64_read_acquire(&mm->unwind_user_gen);
+	cache = READ_ONCE(mm->unwind_user_cache);
+	if (cache && unwind_user_cache_lookup(cache, pc, ws, gen, frame))
+		return 0;
 
 	rcu_read_lock();
 	e = mas_walk(&mas);
@@ -828,7 +918,9 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 		return -EOPNOTSUPP;
 	ret = eh_frame_find_frame(&seen.eh_frame, regs, pc, frame, budget);
 	if (ret == -EINVAL)
-		registry_drop(current->mm, &seen, ret);
+		registry_drop(mm, &seen, ret);
+	if (!ret)
+		registry_cache_frame(mm, cache, pc, ws, gen, frame);
 	return ret;
 }
 

@@ -19,10 +19,15 @@
  * frames or the engine's return addresses for the recursion differ from
  * _Unwind_Backtrace's, the independent truth.
  *
- * The engine caches nothing yet: every frame is a binary search of
- * .eh_frame_hdr, an FDE and CIE decode and a CFI evaluation, and every
- * read is a copy_from_user() (here a search of the region table and a
- * memcpy(); in the kernel, a user access with its fault handling).
+ * The engine runs three ways: without the row cache (every frame is a
+ * binary search of .eh_frame_hdr, an FDE and CIE decode and a CFI
+ * evaluation, and every read is a copy_from_user(): here a search of the
+ * region table and a memcpy(); in the kernel, a user access with its fault
+ * handling), with the cache cold (a new registry generation before every
+ * walk: each frame is a miss, a lookup and an insert), and warm (the
+ * frames of the previous walk are rows: a hash probe, then the stack
+ * reads the rules need).  The cache comes before the object search, as
+ * it comes before the registry's tree in the kernel.
  *
  * With a PE32+ image as argument (make bench passes a mingw DLL), it also
  * times the PE unwinder (kernel/unwind/pe.c) on it: Windows code cannot
@@ -43,6 +48,7 @@
 
 #include <linux/unaligned.h>
 
+#include "../../../kernel/unwind/cache.h"
 #include "../../../kernel/unwind/eh_frame.h"
 #include "../../../kernel/unwind/pe.h"
 #include "bench.h"
@@ -72,6 +78,12 @@ static unsigned int nr_objects, nr_mapped;
 static unsigned long stack_lo, stack_hi;
 static bool stack_mapped;
 static int engine_stop;		/* why the engine's last walk ended */
+
+/* The row cache of the engine, and how the engine uses it. */
+enum { CACHE_OFF, CACHE_COLD, CACHE_WARM };
+static struct unwind_user_cache *bench_cache;
+static u64 bench_gen = 1;
+static int cache_mode;
 
 /* libgcc's unwinder, from libgcc_s: libunwind exports these names too. */
 static _Unwind_Reason_Code (*gcc_backtrace)(_Unwind_Trace_Fn fn, void *arg);
@@ -180,10 +192,22 @@ engine_unwind(unsigned long frame, unsigned long *ips, int max)
 		stack_mapped = true;
 	}
 
+	/* Cold: the registry changed since the last walk. */
+	if (cache_mode == CACHE_COLD)
+		bench_gen++;
+
 	while (n < max) {
 		ips[n++] = st.ip;
 		/* A caller's pc is inside its call instruction. */
 		pc = st.topmost ? st.ip : st.ip - 1;
+		if (cache_mode != CACHE_OFF &&
+		    unwind_user_cache_lookup(bench_cache, pc, sizeof(long),
+					     bench_gen, &rules)) {
+			engine_stop = walk_next(&st, &rules);
+			if (engine_stop || st.done)
+				break;
+			continue;
+		}
 		obj = find_object(pc);
 		if (!obj) {
 			engine_stop = -ENOENT;
@@ -193,10 +217,35 @@ engine_unwind(unsigned long frame, unsigned long *ips, int max)
 						  &rules, NULL);
 		if (engine_stop)
 			break;
+		if (cache_mode != CACHE_OFF)
+			unwind_user_cache_insert(bench_cache, pc, sizeof(long),
+						 bench_gen, &rules);
 		engine_stop = walk_next(&st, &rules);
 		if (engine_stop || st.done)
 			break;
 	}
+	return n;
+}
+
+static noinline int
+engine_cold_unwind(unsigned long frame, unsigned long *ips, int max)
+{
+	int n;
+
+	cache_mode = CACHE_COLD;
+	n = engine_unwind(frame, ips, max);
+	cache_mode = CACHE_OFF;
+	return n;
+}
+
+static noinline int
+engine_warm_unwind(unsigned long frame, unsigned long *ips, int max)
+{
+	int n;
+
+	cache_mode = CACHE_WARM;
+	n = engine_unwind(frame, ips, max);
+	cache_mode = CACHE_OFF;
 	return n;
 }
 
@@ -262,11 +311,14 @@ libgcc_unwind(unsigned long frame, unsigned long *ips, int max)
 static struct method methods[] = {
 	{ .name = "frame pointers (fp build)", .unwind = fp_unwind },
 	{ .name = "eh_frame engine (no cache)", .unwind = engine_unwind },
+	{ .name = "engine, row cache cold", .unwind = engine_cold_unwind },
+	{ .name = "engine, row cache warm", .unwind = engine_warm_unwind },
 	{ .name = "libunwind unw_backtrace", .unwind = libunwind_unwind },
 	{ .name = "libgcc _Unwind_Backtrace", .unwind = libgcc_unwind },
 };
 
-enum { M_FP, M_ENGINE, M_LIBUNWIND, M_LIBGCC };
+enum { M_FP, M_ENGINE, M_ENGINE_COLD, M_ENGINE_WARM, M_LIBUNWIND, M_LIBGCC };
+#define NR_ENGINES	3
 
 static double now_ns(void)
 {
@@ -320,27 +372,42 @@ measure(struct method *m, unsigned long frame)
 
 /* The return address into omit_rec_63(): where the recursion starts, upwards. */
 static unsigned long anchor;
-static double engine_copies, engine_bytes;
+/* Per frame, for the engine without cache, cold and warm. */
+static double engine_copies[NR_ENGINES], engine_bytes[NR_ENGINES];
+static double warm_hit_rate;
 
 static int dwarf_bottom(struct bench_ctx *ctx, unsigned long ra,
 			unsigned long frame)
 {
 	static unsigned long scratch[MAX_FRAMES];
-	struct method *e = &methods[M_ENGINE];
-	int n;
+	struct unwind_user_cache_stats st0, st1;
+	unsigned long lookups;
+	int i, n;
 
 	anchor = ra;
-	measure(e, frame);
-	measure(&methods[M_LIBUNWIND], frame);
-	measure(&methods[M_LIBGCC], frame);
+	for (i = M_ENGINE; i <= M_LIBGCC; i++)
+		measure(&methods[i], frame);
 
-	/* What one walk of the engine asks of copy_from_user(). */
-	fake_user_copies = 0;
-	fake_user_bytes = 0;
-	n = e->unwind(frame, scratch, MAX_FRAMES);
-	if (n > 0) {
-		engine_copies = (double)fake_user_copies / n;
-		engine_bytes = (double)fake_user_bytes / n;
+	/*
+	 * What one walk of each engine asks of copy_from_user() (warm: after
+	 * the walk before it), and how often a warm walk hits.
+	 */
+	for (i = 0; i < NR_ENGINES; i++) {
+		struct method *e = &methods[M_ENGINE + i];
+
+		e->unwind(frame, scratch, MAX_FRAMES);
+		unwind_user_cache_get_stats(bench_cache, &st0);
+		fake_user_copies = 0;
+		fake_user_bytes = 0;
+		n = e->unwind(frame, scratch, MAX_FRAMES);
+		unwind_user_cache_get_stats(bench_cache, &st1);
+		if (n > 0) {
+			engine_copies[i] = (double)fake_user_copies / n;
+			engine_bytes[i] = (double)fake_user_bytes / n;
+		}
+		lookups = st1.hits + st1.misses - st0.hits - st0.misses;
+		if (M_ENGINE + i == M_ENGINE_WARM && lookups)
+			warm_hit_rate = (double)(st1.hits - st0.hits) / lookups;
 	}
 	return 0;
 }
@@ -408,6 +475,11 @@ static int setup(void)
 
 	fake_user_reset();
 	dl_iterate_phdr(add_object, NULL);
+	bench_cache = unwind_user_cache_alloc();
+	if (!bench_cache) {
+		fprintf(stderr, "bench: no row cache\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -498,6 +570,7 @@ static int bench_pe(const char *path)
 
 int main(int argc, char **argv)
 {
+	struct unwind_user_cache_stats cst;
 	struct bench_ctx ctx;
 	const struct method *fp = &methods[M_FP];
 	int i, same, rest, ok = 1;
@@ -528,17 +601,25 @@ int main(int argc, char **argv)
 			ok = 0;
 		}
 	}
-	printf("\nengine: %.1f copy_from_user() calls and %.0f bytes per frame\n",
-	       engine_copies, engine_bytes);
+	printf("\ncopy_from_user() per frame (stack reads included):\n");
+	for (i = 0; i < NR_ENGINES; i++)
+		printf("%-28s %7.1f calls %7.0f bytes\n", methods[M_ENGINE + i].name,
+		       engine_copies[i], engine_bytes[i]);
+	unwind_user_cache_get_stats(bench_cache, &cst);
+	printf("row cache: %lu rows, %lu bytes; warm walk hit rate %.1f%%\n",
+	       cst.rows, cst.bytes, 100 * warm_hit_rate);
 	printf("engine: walk ended with %d%s\n", engine_stop,
 	       engine_stop ? "" : " (outermost frame: RA undefined)");
 
-	same = agree(&methods[M_ENGINE], &rest);
-	printf("engine vs _Unwind_Backtrace: %d of %d return addresses from rec_63 up agree\n",
-	       same, rest);
-	if (same < BENCH_DEPTH) {
-		printf("FAIL: the engine's return addresses differ from _Unwind_Backtrace's\n");
-		ok = 0;
+	for (i = M_ENGINE; i < M_ENGINE + NR_ENGINES; i++) {
+		same = agree(&methods[i], &rest);
+		printf("%s vs _Unwind_Backtrace: %d of %d return addresses %s\n",
+		       methods[i].name, same, rest, "from rec_63 up agree");
+		if (same < BENCH_DEPTH) {
+			printf("FAIL: %s: return addresses differ from %s\n",
+			       methods[i].name, "_Unwind_Backtrace's");
+			ok = 0;
+		}
 	}
 	same = agree(&methods[M_LIBUNWIND], &rest);
 	printf("libunwind vs _Unwind_Backtrace: %d of %d agree (for information)\n",

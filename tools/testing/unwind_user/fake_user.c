@@ -84,3 +84,6 @@ unsigned long copy_from_user(void *to, const void __user *from,
 	}
 	return n;
 }
+
+/* See include/linux/slab.h. */
+int slab_fail_next;

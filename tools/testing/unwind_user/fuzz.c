@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../kernel/unwind/cache.h"
 #include "../../../kernel/unwind/cfi_expr.h"
 #include "../../../kernel/unwind/dwarf.h"
 #include "../../../kernel/unwind/eh_frame.h"
@@ -65,6 +66,12 @@ static struct {
 	unsigned int			found;
 	unsigned int			steps;
 	int				expr_ret;
+	/*
+	 * The row cache, next to every lookup: a new generation for every
+	 * new address space, as the registry bumps it at every change.
+	 */
+	struct unwind_user_cache	*cache;
+	u64				gen;
 } fz;
 
 /*
@@ -133,7 +140,34 @@ static bool frame_same(const struct unwind_user_frame *a,
 	return !memcmp(&a->cfa, &b->cfa, sizeof(a->cfa)) &&
 	       !memcmp(&a->ra, &b->ra, sizeof(a->ra)) &&
 	       !memcmp(&a->fp, &b->fp, sizeof(a->fp)) &&
+	       a->sp_off == b->sp_off &&
 	       !memcmp(&a->signal, &b->signal, sizeof(a->signal));
+}
+
+/*
+ * Cache on and off must agree: a row for @pc in this address space holds
+ * what the lookup found again just now, and what it found goes in.
+ */
+static void check_cache(unsigned long pc, int ret,
+			const struct unwind_user_frame *frame)
+{
+	struct unwind_user_frame cached;
+
+	if (!fz.cache) {
+		fz.cache = unwind_user_cache_alloc();
+		FUZZ_ASSERT(fz.cache, "no cache");
+	}
+	memset(&cached, 0x3c, sizeof(cached));
+	if (unwind_user_cache_lookup(fz.cache, pc, fz.ptr_size, fz.gen, &cached))
+		FUZZ_ASSERT(!ret && frame_same(frame, &cached),
+			    "pc %#lx: cached frame, lookup now %d or other rules",
+			    pc, ret);
+	if (ret)
+		return;
+	unwind_user_cache_insert(fz.cache, pc, fz.ptr_size, fz.gen, frame);
+	FUZZ_ASSERT(unwind_user_cache_lookup(fz.cache, pc, fz.ptr_size, fz.gen,
+					     &cached) &&
+		    frame_same(frame, &cached), "pc %#lx: row lost or changed", pc);
 }
 
 /* One lookup, with the checks that apply to every lookup. */
@@ -155,6 +189,7 @@ static int lookup(const struct eh_frame_section *sec, unsigned long pc,
 	if (pc < sec->text_start || pc >= sec->text_end)
 		FUZZ_ASSERT(ret == -ENOENT, "pc %#lx outside text: ret %d",
 			    pc, ret);
+	check_cache(pc, ret, frame);
 
 	/* A lookup keeps no state: the same again gives the same. */
 	if (twice) {
@@ -310,6 +345,7 @@ static int map_and_init(const struct fuzz_case *c, bool hole,
 	int ret;
 
 	fake_user_reset();
+	fz.gen++;
 	if (hole) {
 		off = min_t(unsigned long, c->in.hole_off, c->sec_len);
 		len = min_t(unsigned long, c->in.hole_len, c->sec_len - off);

@@ -372,6 +372,22 @@ static bool lib_registered(struct __test_metadata *_metadata, const struct dump_
 }
 
 /*
+ * The statistics line of the kernel's frame cache in @tables: false if there
+ * is none (no frame was found in a table yet).
+ */
+static bool cache_stats(const char *tables, unsigned long *rows, unsigned long *hits,
+			unsigned long *misses)
+{
+	const char *line = strstr(tables, "cache ");
+	unsigned long bytes;
+
+	while (line && line != tables && line[-1] != '\n')
+		line = strstr(line + 1, "cache ");
+	return line && sscanf(line, "cache %lu rows %lu bytes %lu hits %lu misses",
+			      rows, &bytes, hits, misses) == 4;
+}
+
+/*
  * main -> call_lib -> lib_a -> lib_b -> cb_spin, then, after dlclose, the
  * second library where the first was: main -> call_lib -> lib2_y -> lib2_x
  * -> cb_spin.  Every sample in cb_spin must show the whole path of the
@@ -384,6 +400,7 @@ TEST_F(dso, dlopen)
 	static const char * const path2[] = { "cb_spin", "lib2_x", "lib2_y", "call_lib", "main" };
 	char *argv[] = { self->prog, "dlopen", SPIN_MS, self->lib1, self->lib2, self->dump, NULL };
 	unsigned int in_cb = 0, good1 = 0, good2 = 0, bad = 0;
+	unsigned long rows, hits, misses;
 	struct dump_section sec[3];
 	char *dump;
 
@@ -403,6 +420,15 @@ TEST_F(dso, dlopen)
 		TH_LOG("%s's text still registered after dlclose", LIB1_NAME);
 	EXPECT_TRUE(lib_registered(_metadata, &sec[2]))
 		TH_LOG("%s not registered after dlopen", LIB2_NAME);
+	/*
+	 * Sampled for 500 ms by then: the frames came from the cache, which
+	 * has one row per distinct pc (a few here), not one per sample.
+	 */
+	ASSERT_TRUE(cache_stats(sec[1].tables, &rows, &hits, &misses))
+		TH_LOG("no cache line after %s's samples:\n%s", LIB1_NAME, sec[1].tables);
+	ksft_print_msg("frame cache after %s: %lu rows, %lu hits, %lu misses\n",
+		       LIB1_NAME, rows, hits, misses);
+	EXPECT_LT(misses, hits);
 	/* The point of the test: the second library reuses the first's addresses. */
 	ASSERT_EQ(sec[0].base, sec[2].base)
 		TH_LOG("%s loaded at %llx, %s at %llx: not at the same address",

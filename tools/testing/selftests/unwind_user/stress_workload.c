@@ -280,7 +280,7 @@ int main(int argc, char **argv)
 	} while (len);
 	lib_data = p - (const unsigned char *)(uintptr_t)lib.hdr_start;
 
-	before = ut_read_tables();
+	before = ut_read_registrations();
 	if (!before)
 		die("read tables");
 	ret = ut_register_object(&lib);
@@ -303,7 +303,7 @@ int main(int argc, char **argv)
 
 	if (ut_unregister(lib.text_start, lib.text_end))
 		die("unregister LIB1");
-	after = ut_read_tables();
+	after = ut_read_registrations();
 	if (!after)
 		die("read tables");
 	if (strcmp(before, after)) {

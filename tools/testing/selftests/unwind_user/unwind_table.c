@@ -151,9 +151,14 @@ char *ut_read_tables(void)
 unsigned int ut_count_lines(const char *tables)
 {
 	unsigned int n = 0;
+	bool bol = true;
 
-	for (; *tables; tables++)
+	for (; *tables; tables++) {
+		if (bol && !strncmp(tables, "cache ", 6))
+			n--;
 		n += *tables == '\n';
+		bol = *tables == '\n';
+	}
 	return n;
 }
 
@@ -282,4 +287,19 @@ void ut_print_lines(const char *title, const char *text)
 		printf("#   %.*s\n", (int)(nl - text), text);
 	}
 	fflush(stdout);
+}
+
+char *ut_read_registrations(void)
+{
+	char *tables = ut_read_tables(), *line, *end;
+
+	for (line = tables; line && *line; line = end) {
+		end = strchr(line, '\n');
+		end = end ? end + 1 : line + strlen(line);
+		if (!strncmp(line, "cache ", 6)) {
+			memmove(line, end, strlen(end) + 1);
+			end = line;
+		}
+	}
+	return tables;
 }

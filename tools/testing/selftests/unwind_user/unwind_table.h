@@ -82,7 +82,12 @@ int ut_unregister(uint64_t text_start, uint64_t text_end);
  * errno set.
  */
 char *ut_read_tables(void);
-/* How many lines @tables has. */
+/*
+ * The same without the frame cache's line, whose counters move whenever the
+ * process is sampled: what compares equal while the registrations do.
+ */
+char *ut_read_registrations(void);
+/* How many registrations @tables lists (lines, less the cache's). */
 unsigned int ut_count_lines(const char *tables);
 /* Print @title and then @text line by line as TAP comments ("# ..."). */
 void ut_print_lines(const char *title, const char *text);

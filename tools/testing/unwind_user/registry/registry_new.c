@@ -7,6 +7,7 @@
 #include <shared.h>
 
 #include "../../../../kernel/unwind/registry.c"
+#include "../../../../kernel/unwind/cache.c"
 
 #include "regtest.h"
 
@@ -44,11 +45,22 @@ void eh_frame_section_move(struct eh_frame_section *sec, unsigned long delta)
 	sec->eh_frame_end += delta;
 }
 
+/*
+ * The frame names the registration it came from, so that one from the
+ * cache tells which registration it was found in.
+ */
 int eh_frame_find_frame(const struct eh_frame_section *sec,
 			const struct eh_frame_regs *regs, unsigned long pc,
 			struct unwind_user_frame *frame, unsigned int *budget)
 {
-	return test_table_find(sec->text_start, sec->table);
+	int ret = test_table_find(sec->text_start, sec->table);
+
+	if (!ret)
+		*frame = (struct unwind_user_frame){
+			.cfa.off = (u32)sec->table,
+			.ra.off = (u32)((u64)sec->table >> 32),
+		};
+	return ret;
 }
 
 /* The interface of regtest.h. */
@@ -95,9 +107,29 @@ int reg_lookup(struct mm_struct *mm, unsigned long pc)
 	unsigned int budget = UNWIND_USER_TABLE_BUDGET;
 	struct unwind_user_frame frame;
 
+	int ret;
+
 	current->mm = mm;
-	return unwind_user_registry_find_frame(pc, sizeof(long), 0, &budget,
-					       &frame);
+	ret = unwind_user_registry_find_frame(pc, sizeof(long), 0, &budget,
+					      &frame);
+	/* From the table or from the cache: which registration said it. */
+	if (!ret)
+		test_last_lookup_serial = (u32)frame.cfa.off |
+					  (u64)(u32)frame.ra.off << 32;
+	return ret;
+}
+
+int reg_cache_stats(struct mm_struct *mm, unsigned long *hits,
+		    unsigned long *misses)
+{
+	struct unwind_user_cache_stats stats;
+
+	if (!mm->unwind_user_cache)
+		return -1;
+	unwind_user_cache_get_stats(mm->unwind_user_cache, &stats);
+	*hits = stats.hits;
+	*misses = stats.misses;
+	return 0;
 }
 
 int reg_fork_locked(struct mm_struct *child, struct mm_struct *parent)

@@ -108,6 +108,13 @@ int reg_lookup(struct mm_struct *mm, unsigned long pc)
 	return unwind_user_registry_find_frame(pc, sizeof(long), &frame);
 }
 
+/* The old registry caches nothing. */
+int reg_cache_stats(struct mm_struct *mm, unsigned long *hits,
+		    unsigned long *misses)
+{
+	return -1;
+}
+
 int reg_fork_locked(struct mm_struct *child, struct mm_struct *parent)
 {
 	return unwind_user_mm_dup(child, parent);

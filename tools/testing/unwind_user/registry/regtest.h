@@ -50,6 +50,12 @@ void reg_unmap_locked(struct mm_struct *mm, unsigned long start,
 		      unsigned long end);
 /* Look @pc up as the unwinder would, in @mm as current's: 0 or -errno. */
 int reg_lookup(struct mm_struct *mm, unsigned long pc);
+/*
+ * The frame cache of @mm: its hits and misses so far.  -1 if it has none
+ * (nothing found yet) or the registry has no cache.
+ */
+int reg_cache_stats(struct mm_struct *mm, unsigned long *hits,
+		    unsigned long *misses);
 /* Fork: give @child what @parent has; both mmap locks held for writing. */
 int reg_fork_locked(struct mm_struct *child, struct mm_struct *parent);
 /* The address space goes away; mmap lock held for writing. */

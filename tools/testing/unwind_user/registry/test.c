@@ -322,6 +322,107 @@ static void test_stale_drop_after_reuse(void)
 	check_clean();
 }
 
+/*
+ * ---- The frame cache: every change of the registry invalidates it ----
+ *
+ * Lookups of one pc in turn, each naming the registration its frame came
+ * from (registry_new.c's reader puts the serial in the frame, which the
+ * cache keeps): after an unregister and a new registration at the same
+ * address (dlclose + dlopen), after munmap and a new mapping, after a
+ * corrupt table elsewhere was dropped, after an unregister alone, the
+ * answer must be the registry's as it is now.
+ */
+static unsigned long cache_lookup(struct mm_struct *mm, unsigned long base,
+				  int *ret)
+{
+	test_last_lookup_serial = 0;
+	*ret = reg_lookup(mm, PC(base));
+	return *ret ? 0 : test_last_lookup_serial;
+}
+
+static unsigned long serial_of(struct mm_struct *mm, unsigned long base)
+{
+	struct reg_item items[4];
+	int i, n = reg_contents(mm, items, 4);
+
+	for (i = 0; i < n && i < 4; i++)
+		if (items[i].start == base)
+			return items[i].serial;
+	return 0;
+}
+
+/* Look @base up twice: the registration's serial, the second from the cache. */
+static void expect_cached(struct mm_struct *mm, unsigned long base,
+			  const char *when)
+{
+	unsigned long want = serial_of(mm, base), hits0, hits1, misses0, misses1;
+	unsigned long got;
+	int ret, have;
+
+	/* The first frame found creates the cache: no miss counted then. */
+	have = !reg_cache_stats(mm, &hits0, &misses0);
+	if (!have) {
+		hits0 = 0;
+		misses0 = 0;
+	}
+	got = cache_lookup(mm, base, &ret);
+	CHECK(ret == 0 && want && got == want,
+	      "%s: lookup %d, registration %lu, want %lu", when, ret, got, want);
+	CHECK(!reg_cache_stats(mm, &hits1, &misses1) &&
+	      misses1 == misses0 + have && hits1 == hits0,
+	      "%s: not a miss in the cache", when);
+	got = cache_lookup(mm, base, &ret);
+	CHECK(ret == 0 && got == want,
+	      "%s, again: lookup %d, registration %lu, want %lu", when, ret, got, want);
+	CHECK(!reg_cache_stats(mm, &hits1, &misses1) && hits1 == hits0 + 1,
+	      "%s, again: not a hit in the cache", when);
+}
+
+static void test_cache_invalidation(void)
+{
+	struct mm_struct *mm = mm_with_objs(2);
+	unsigned long base = OBJ_BASE(0), other = OBJ_BASE(1), s;
+	int ret;
+
+	expect_cached(mm, base, "registered");
+	s = serial_of(mm, base);
+
+	/* dlclose, dlopen of another object at the same address */
+	CHECK(reg_unregister(mm, base) == 0, "unregister");
+	test_munmap(mm, base, OBJ_DATA_END(base));
+	test_obj_map(mm, base);
+	CHECK(reg_register(mm, base) == 0, "register again");
+	CHECK(serial_of(mm, base) != s, "the same registration");
+	expect_cached(mm, base, "another object at the same address");
+
+	/* munmap of the text alone drops the entry */
+	s = serial_of(mm, base);
+	test_munmap(mm, base, base + OBJ_TEXT_SIZE);
+	CHECK(cache_lookup(mm, base, &ret) == 0 && ret == -ENOENT,
+	      "after munmap: lookup %d, from registration %lu", ret, s);
+	test_munmap(mm, base, OBJ_DATA_END(base));
+	test_obj_map(mm, base);
+	CHECK(reg_register(mm, base) == 0, "register after munmap");
+	expect_cached(mm, base, "mapped and registered again");
+
+	/* a corrupt table dropped: a change like any other */
+	test_table_set_corrupt(other, true);
+	CHECK(reg_lookup(mm, PC(other)) == -EINVAL, "corrupt table not dropped");
+	test_table_set_corrupt(other, false);
+	CHECK(reg_count(mm) == 1, "%ld entries after the drop", reg_count(mm));
+	expect_cached(mm, base, "after a drop");
+
+	/* unregister alone: the cached frame must not answer */
+	s = serial_of(mm, base);
+	CHECK(reg_unregister(mm, base) == 0, "unregister");
+	CHECK(cache_lookup(mm, base, &ret) == 0 && ret == -ENOENT,
+	      "after unregister: lookup %d, registration %lu cached", ret, s);
+
+	/* exit frees the cache: LeakSanitizer would say otherwise */
+	exit_mm(mm);
+	check_clean();
+}
+
 /* ---- Fork shares the entries ---- */
 
 static void check_refs(struct mm_struct *mm, int nr, int refs, const char *when)
@@ -895,6 +996,7 @@ static const struct test tests[] = {
 	{ "race_unregister_drop", test_race_unregister_drop },
 	{ "stale_drop_after_reuse", test_stale_drop_after_reuse },
 	{ "fork_shares", test_fork_shares },
+	{ "cache_invalidation", test_cache_invalidation },
 	{ "unregister_nomem", test_unregister_nomem },
 	{ "munmap_nomem", test_munmap_nomem },
 	{ "stress", test_stress },

@@ -24,4 +24,19 @@ static inline long long atomic64_inc_return(atomic64_t *v)
 	return __atomic_add_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
 }
 
+static inline long long atomic64_inc_return_release(atomic64_t *v)
+{
+	return __atomic_add_fetch(&v->counter, 1, __ATOMIC_RELEASE);
+}
+
+static inline void atomic64_set(atomic64_t *v, long long i)
+{
+	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline long long atomic64_read_acquire(const atomic64_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_ACQUIRE);
+}
+
 #endif

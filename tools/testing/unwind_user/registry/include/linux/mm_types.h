@@ -48,6 +48,8 @@ struct mm_struct {
 	atomic_t		unwind_user_nr;
 #else
 	unsigned int		unwind_user_nr;
+	atomic64_t		unwind_user_gen;
+	struct unwind_user_cache *unwind_user_cache;
 #endif
 	/* Sorted by address, not overlapping; changed under the write lock. */
 	unsigned int		nr_vmas;

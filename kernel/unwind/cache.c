@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A cache of decoded frames, one per mm.
+ *
+ * A profiler samples the same return addresses over and over.  The table
+ * lookup of one (binary search, FDE and CIE decode, CFI run: a dozen user
+ * reads) gives the same rules every time as long as the mm's registry does
+ * not change, so the rules are kept, keyed by the exact pc, as libunwind's
+ * fast trace cache does.  A row holds the whole struct unwind_user_frame by
+ * value: it does not know which table format produced it (.eh_frame, or a
+ * PE image's unwind data) and keeps working when the struct grows.
+ *
+ * Every row carries the registry generation it was found under (see
+ * unwind_user_registry_find_frame()): the registry bumps the generation on
+ * every change, under the mmap lock held for writing, and a row of another
+ * generation is a miss.  So no change of the registry needs to walk the
+ * cache, and a row found before a change can never be used after it.
+ *
+ * A pc hashes to a set of UNWIND_USER_CACHE_WAYS rows; a new row goes in
+ * front and pushes the set's oldest out (direct mapping lost one frame in
+ * ten of a 64-deep stack to collisions).  Readers take no lock: each set
+ * has a sequence count, and a reader that races with a writer sees a miss.
+ * Writers serialize on one spinlock and give up instead of waiting on it:
+ * a row not stored costs a later lookup, nothing else.
+ *
+ * The size is fixed: UNWIND_USER_CACHE_ROWS rows of 56 bytes on 64-bit,
+ * some 56 KiB, allocated at the first lookup that finds a frame, charged
+ * to the mm's memory cgroup and freed with the mm.  1024 rows hold the hot
+ * return addresses of large programs.
+ */
+#include <linux/hash.h>
+#include <linux/seqlock.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+
+#include "cache.h"
+
+struct unwind_user_cache_row {
+	unsigned long			pc;
+	u64				gen;
+	struct unwind_user_frame	frame;
+	u8				ws;
+};
+
+struct unwind_user_cache_set {
+	seqcount_spinlock_t		seq;
+	struct unwind_user_cache_row	rows[UNWIND_USER_CACHE_WAYS];
+};
+
+#define UNWIND_USER_CACHE_SET_BITS \
+	(UNWIND_USER_CACHE_BITS - UNWIND_USER_CACHE_WAY_BITS)
+#define UNWIND_USER_CACHE_SETS	BIT(UNWIND_USER_CACHE_SET_BITS)
+
+struct unwind_user_cache {
+	spinlock_t			lock;	/* writers */
+	/* Statistics for /proc/<pid>/unwind_tables: racy, approximate. */
+	unsigned long			hits;
+	unsigned long			misses;
+	struct unwind_user_cache_set	sets[UNWIND_USER_CACHE_SETS];
+};
+
+unsigned int unwind_user_cache_slot(unsigned long pc)
+{
+	return hash_long(pc, UNWIND_USER_CACHE_SET_BITS);
+}
+
+/**
+ * unwind_user_cache_alloc - a new, empty cache
+ *
+ * Return: the cache, or NULL without memory.  Charged to the current task's
+ * memory cgroup: call it from the task whose mm it serves.
+ */
+struct unwind_user_cache *unwind_user_cache_alloc(void)
+{
+	struct unwind_user_cache *cache;
+	unsigned int i;
+
+	cache = kvzalloc_obj(*cache, GFP_KERNEL_ACCOUNT);
+	if (!cache)
+		return NULL;
+	spin_lock_init(&cache->lock);
+	/* Generation 0 never matches: the registry's starts at 1. */
+	for (i = 0; i < UNWIND_USER_CACHE_SETS; i++)
+		seqcount_spinlock_init(&cache->sets[i].seq, &cache->lock);
+	return cache;
+}
+
+void unwind_user_cache_free(struct unwind_user_cache *cache)
+{
+	kvfree(cache);
+}
+
+/**
+ * unwind_user_cache_lookup - the frame cached for @pc
+ * @cache:	the mm's cache
+ * @pc:		the pc looked up
+ * @ws:		the task's word size
+ * @gen:	the registry's generation now
+ * @frame:	the rules, on a hit
+ *
+ * Never sleeps, takes no lock.
+ *
+ * Return: true on a hit.
+ */
+bool unwind_user_cache_lookup(struct unwind_user_cache *cache,
+			      unsigned long pc, unsigned int ws, u64 gen,
+			      struct unwind_user_frame *frame)
+{
+	struct unwind_user_cache_set *set;
+	struct unwind_user_cache_row *row;
+	unsigned int seq, i;
+	bool hit = false;
+
+	set = &cache->sets[unwind_user_cache_slot(pc)];
+	seq = read_seqcount_begin(&set->seq);
+	for (i = 0; i < UNWIND_USER_CACHE_WAYS; i++) {
+		row = &set->rows[i];
+		if (row->pc == pc && row->gen == gen && row->ws == ws) {
+			*frame = row->frame;
+			hit = true;
+			break;
+		}
+	}
+	/* A writer came by: what was read may be half of each row. */
+	if (read_seqcount_retry(&set->seq, seq))
+		hit = false;
+
+	/* Statistics: a lost increment between threads does not matter. */
+	data_race(*(hit ? &cache->hits : &cache->misses) += 1);
+	return hit;
+}
+
+/**
+ * unwind_user_cache_insert - keep the frame found for @pc
+ * @cache:	the mm's cache
+ * @pc:		the pc looked up
+ * @ws:		the task's word size
+ * @gen:	the registry's generation read before the lookup began
+ * @frame:	what the lookup found
+ *
+ * Replaces whatever @pc's row held.  Does nothing if another writer holds
+ * the cache.  Never sleeps.
+ */
+void unwind_user_cache_insert(struct unwind_user_cache *cache,
+			      unsigned long pc, unsigned int ws, u64 gen,
+			      const struct unwind_user_frame *frame)
+{
+	struct unwind_user_cache_set *set;
+	struct unwind_user_cache_row *row;
+	unsigned int i;
+
+	set = &cache->sets[unwind_user_cache_slot(pc)];
+	if (!spin_trylock(&cache->lock))
+		return;
+	/* @pc's row of an older generation goes, or else the oldest row. */
+	for (i = 0; i < UNWIND_USER_CACHE_WAYS - 1; i++) {
+		if (set->rows[i].pc == pc && set->rows[i].ws == ws)
+			break;
+	}
+	write_seqcount_begin(&set->seq);
+	memmove(&set->rows[1], &set->rows[0], i * sizeof(set->rows[0]));
+	row = &set->rows[0];
+	row->pc = pc;
+	row->gen = gen;
+	row->ws = ws;
+	row->frame = *frame;
+	write_seqcount_end(&set->seq);
+	spin_unlock(&cache->lock);
+}
+
+void unwind_user_cache_get_stats(const struct unwind_user_cache *cache,
+				 struct unwind_user_cache_stats *stats)
+{
+	stats->rows = UNWIND_USER_CACHE_ROWS;
+	stats->bytes = sizeof(*cache);
+	/* Counted without atomics by the lookups: approximate. */
+	stats->hits = data_race(READ_ONCE(cache->hits));
+	/* The same. */
+	stats->misses = data_race(READ_ONCE(cache->misses));
+}

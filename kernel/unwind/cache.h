@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A cache of decoded frames: the generic rules of struct unwind_user_frame
+ * found for a pc, whatever table format produced them.
+ */
+#ifndef _KERNEL_UNWIND_CACHE_H
+#define _KERNEL_UNWIND_CACHE_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+#include <linux/unwind_user_types.h>
+
+/* Rows per cache, a power of two.  See cache.c for the size. */
+#define UNWIND_USER_CACHE_BITS	10
+#define UNWIND_USER_CACHE_ROWS	BIT(UNWIND_USER_CACHE_BITS)
+/* Rows a pc may be in: the size of a set. */
+#define UNWIND_USER_CACHE_WAY_BITS	2
+#define UNWIND_USER_CACHE_WAYS	BIT(UNWIND_USER_CACHE_WAY_BITS)
+
+struct unwind_user_cache;
+
+struct unwind_user_cache_stats {
+	unsigned long	rows;		/* capacity */
+	unsigned long	bytes;		/* memory the cache takes */
+	unsigned long	hits;
+	unsigned long	misses;
+};
+
+struct unwind_user_cache *unwind_user_cache_alloc(void);
+void unwind_user_cache_free(struct unwind_user_cache *cache);
+bool unwind_user_cache_lookup(struct unwind_user_cache *cache,
+			      unsigned long pc, unsigned int ws, u64 gen,
+			      struct unwind_user_frame *frame);
+void unwind_user_cache_insert(struct unwind_user_cache *cache,
+			      unsigned long pc, unsigned int ws, u64 gen,
+			      const struct unwind_user_frame *frame);
+void unwind_user_cache_get_stats(const struct unwind_user_cache *cache,
+				 struct unwind_user_cache_stats *stats);
+/* Which set of rows @pc lives in: for tests that make pcs collide. */
+unsigned int unwind_user_cache_slot(unsigned long pc);
+
+#endif /* _KERNEL_UNWIND_CACHE_H */

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a user stack walk costs in the kernel: through the benchmark hook
+ * (CONFIG_UNWIND_USER_BENCH, /sys/kernel/debug/unwind_user/bench), unwind
+ * this process's own stack, 32 distinct functions deep, many times.
+ *
+ *	walk_bench-fp fp [WALKS]	frame pointers: every table of the
+ *					process is unregistered first, so the
+ *					kernel walks frame pointers only
+ *	walk_bench cfi [WALKS]		no frame pointers: the walk reads the
+ *					tables registered at exec, with the
+ *					frame cache emptied before each walk
+ *					(cold), then kept (warm)
+ *
+ * Each prints one line per run, "walk_bench MODE: F frames, N ns/frame",
+ * with F checked against the depth.  The stack starts at chain_root(),
+ * whose CFI marks the return address undefined and which clears the frame
+ * pointer: both walks end there (the frame-pointer walk one frame short).  The topmost frame
+ * is bottom() itself, which makes the system calls inline.  Figures, not
+ * verdicts; harness/bench-kernel-guest.sh puts both side by side.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "unwind_table.h"
+
+#define BENCH_PATH	"/sys/kernel/debug/unwind_user/bench"
+#define DEPTH		32
+
+static int bench_fd;
+static const char *bench_cmd;
+static long bench_len;
+static char bench_out[128];
+static long bench_ret;
+
+#define ALWAYS_INLINE	__attribute__((always_inline, unused))
+#define NOINLINE	__attribute__((noinline, noclone))
+
+static inline ALWAYS_INLINE long
+sys3(long nr, long a, long b, long c)
+{
+	long ret;
+
+	asm volatile("syscall"
+		     : "=a" (ret)
+		     : "0" (nr), "D" (a), "S" (b), "d" (c)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
+
+/* The topmost frame of every walk: the write() that starts them. */
+static NOINLINE void bottom(void)
+{
+	bench_ret = sys3(SYS_write, bench_fd, (long)bench_cmd, bench_len);
+	asm volatile("" ::: "memory");
+}
+
+/* f0 .. f31: distinct functions, none a tail call. */
+#define FN(n, next)							\
+	static NOINLINE void f##n(void)					\
+	{								\
+		next();							\
+		asm volatile("" ::: "memory");				\
+	}
+FN(31, bottom) FN(30, f31) FN(29, f30) FN(28, f29) FN(27, f28) FN(26, f27)
+FN(25, f26) FN(24, f25) FN(23, f24) FN(22, f23) FN(21, f22) FN(20, f21)
+FN(19, f20) FN(18, f19) FN(17, f18) FN(16, f17) FN(15, f16) FN(14, f15)
+FN(13, f14) FN(12, f13) FN(11, f12) FN(10, f11) FN(9, f10) FN(8, f9)
+FN(7, f8) FN(6, f7) FN(5, f6) FN(4, f5) FN(3, f4) FN(2, f3) FN(1, f2)
+FN(0, f1)
+
+/* The outermost frame: return address undefined, frame pointer 0. */
+void chain_root(void (*fn)(void));
+asm(".text\n"
+	".globl chain_root\n"
+	".type chain_root, @function\n"
+	"chain_root:\n"
+	"	.cfi_startproc\n"
+	"	.cfi_undefined rip\n"
+	"	push %rbp\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	xor %ebp, %ebp\n"
+	"	call *%rdi\n"
+	"	pop %rbp\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	ret\n"
+	"	.cfi_endproc\n"
+	".size chain_root, .-chain_root\n");
+
+static int run(const char *mode, const char *cmd)
+{
+	unsigned long walks, frames;
+	unsigned long long ns;
+
+	bench_cmd = cmd;
+	bench_len = strlen(cmd);
+	chain_root(f0);
+	if (bench_ret < 0) {
+		fprintf(stderr, "walk_bench: %s: %s\n", cmd, strerror(-bench_ret));
+		return -1;
+	}
+	memset(bench_out, 0, sizeof(bench_out));
+	if (pread(bench_fd, bench_out, sizeof(bench_out) - 1, 0) <= 0) {
+		perror("walk_bench: read");
+		return -1;
+	}
+	if (sscanf(bench_out, "walks %lu frames %lu ns %llu", &walks, &frames, &ns) != 3 ||
+	    !walks || !frames) {
+		fprintf(stderr, "walk_bench: %s: bad answer: %s\n", cmd, bench_out);
+		return -1;
+	}
+	printf("walk_bench %s: %lu frames, %.1f ns/frame\n", mode, frames,
+	       (double)ns / walks / frames);
+	/*
+	 * bottom, f31..f0, chain_root; the frame-pointer walk stops before
+	 * chain_root, whose caller's frame pointer it finds 0.
+	 */
+	if (frames < DEPTH + 1 || frames > DEPTH + 2) {
+		fprintf(stderr, "walk_bench: %s: %lu frames, want %d or %d\n", mode,
+			frames, DEPTH + 1, DEPTH + 2);
+		return -1;
+	}
+	return 0;
+}
+
+/* Unregister everything: with no table, the kernel walks frame pointers. */
+static int unregister_all(void)
+{
+	char *tables = ut_read_tables(), *line;
+	unsigned long start, end;
+	int ret = 0;
+
+	if (!tables)
+		return -1;
+	for (line = tables; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (sscanf(line, "%lx-%lx eh_frame_hdr", &start, &end) != 2)
+			continue;
+		if (ut_unregister(start, end)) {
+			fprintf(stderr, "walk_bench: unregister %lx-%lx: %s\n", start, end,
+				strerror(errno));
+			ret = -1;
+		}
+	}
+	free(tables);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *walks = argc > 2 ? argv[2] : "20000";
+	char cold[32], warm[32];
+
+	if (argc < 2 || (strcmp(argv[1], "fp") && strcmp(argv[1], "cfi"))) {
+		fprintf(stderr, "usage: walk_bench fp|cfi [WALKS]\n");
+		return 2;
+	}
+	bench_fd = open(BENCH_PATH, O_RDWR);
+	if (bench_fd < 0) {
+		perror(BENCH_PATH);
+		return 1;
+	}
+	snprintf(cold, sizeof(cold), "cold %s", walks);
+	snprintf(warm, sizeof(warm), "warm %s", walks);
+
+	if (!strcmp(argv[1], "fp")) {
+		if (unregister_all())
+			return 1;
+		return run("fp", warm) ? 1 : 0;
+	}
+	if (run("cfi-cold", cold) || run("cfi-warm", warm))
+		return 1;
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* User space stand-in for <linux/spinlock.h>: the trylock the cache takes. */
+#ifndef _UNWIND_TEST_LINUX_SPINLOCK_H
+#define _UNWIND_TEST_LINUX_SPINLOCK_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+typedef struct {
+	atomic_bool	locked;
+} spinlock_t;
+
+static inline void spin_lock_init(spinlock_t *lock)
+{
+	atomic_init(&lock->locked, false);
+}
+
+static inline bool spin_trylock(spinlock_t *lock)
+{
+	return !atomic_exchange_explicit(&lock->locked, true,
+					 memory_order_acquire);
+}
+
+static inline void spin_unlock(spinlock_t *lock)
+{
+	atomic_store_explicit(&lock->locked, false, memory_order_release);
+}
+
+#endif
