@@ -8,7 +8,8 @@ H := harness
 
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
 	sparse harness-selftest patches-import patches-export clean help \
-	unit fuzz fuzz-pe bench bench-register bench-kernel bench-mm audit realbin check-debug \
+	unit fuzz fuzz-pe bench bench-register bench-kernel bench-mm bench-e2e audit realbin \
+	check-debug \
 	registry-old wine glibc
 
 all: kernel perf selftests
@@ -99,12 +100,19 @@ bench-register: kernel perf selftests
 
 # ns per frame of the kernel's own walk: FP build + FP walk next to the
 # no-FP build + CFI walk, cache cold and warm (BENCH_ARGS: walks per run).
-bench-kernel: kernel selftests
+bench-kernel: kernel perf selftests
 	@$(H)/vm.sh -t 600 $(CURDIR)/$(H)/bench-kernel-guest.sh $(BENCH_ARGS)
 
 # fork()+exit and mmap()+munmap() on Linux 7.2 with and without the series.
 bench-mm: kernel perf selftests
 	@$(H)/bench-mm.sh
+
+# What perf record --call-graph fp,defer at 10 kHz costs a program, FP build
+# + FP walk next to no-FP build + CFI walk (BENCH_ARGS: rounds, period in
+# ns), on a kernel with high-resolution timers (KVARIANT=hrt).
+bench-e2e: perf selftests
+	@KVARIANT=hrt $(H)/kernel.sh
+	@KVARIANT=hrt $(H)/vm.sh -t 1200 $(CURDIR)/$(H)/bench-e2e-guest.sh $(BENCH_ARGS)
 
 # The LD_AUDIT module that registers shared libraries' unwind tables
 # (tools/unwind_user/ld_audit); prints its path last.

@@ -18,11 +18,22 @@ out=$(mktemp)
 for run in 1 2 3; do
 	"$bin/walk_bench-fp" fp "$walks" | tee -a "$out"
 	"$bin/walk_bench" cfi "$walks" | tee -a "$out"
+	"$bin/walk_bench" uaccess "$walks" | tee -a "$out"
 done
 awk '
+/^walk_bench uaccess:/ {
+	u["copy", ++nu] = $4; u["window", nu] = $7; u["get", nu] = $10
+	next
+}
 /^walk_bench / {
 	mode = $2; sub(":", "", mode)
 	v[mode, ++n[mode]] = $5
+}
+function umedian(m,   a, i, j, t) {
+	for (i = 1; i <= nu; i++) a[i] = u[m, i]
+	for (i = 1; i <= nu; i++) for (j = i + 1; j <= nu; j++)
+		if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return a[int((nu + 1) / 2)]
 }
 function median(m,   a, i, k, t) {
 	k = n[m]
@@ -37,5 +48,34 @@ END {
 	printf "%-34s %10.1f %7.1fx\n", "frame pointers (fp build)", fp, 1
 	printf "%-34s %10.1f %7.1fx\n", "CFI, cache cold (no-fp build)", median("cfi-cold"), median("cfi-cold") / fp
 	printf "%-34s %10.1f %7.1fx\n", "CFI, cache warm (no-fp build)", median("cfi-warm"), median("cfi-warm") / fp
+	if (nu) {
+		printf "\n%-34s %10s\n", "104 bytes of user memory", "ns"
+		printf "%-34s %10.1f\n", "one copy_from_user()", umedian("copy")
+		printf "%-34s %10.1f\n", "user_read_access_begin() window", umedian("window")
+		printf "%-34s %10.1f\n", "13 get_user()", umedian("get")
+	}
 }' "$out"
 rm -f "$out"
+
+# What the unwinder keeps for a python3 process (Debian's, its libraries
+# registered by the LD_AUDIT helper) while perf samples it 40 calls deep:
+# the indexes of its tables and its frame cache, from /proc/PID/unwind_tables.
+audit=$bin/unwind_user_audit.so
+if command -v perf >/dev/null && [ -f "$audit" ]; then
+	perf record -q -e cpu-clock:u -c 1000000 --call-graph fp,defer -o /tmp/py.data -- \
+		env LD_AUDIT="$audit" python3 "$(dirname "$0")/realbin/recurse.py" spin 3 40 \
+		2>/dev/null &
+	rec=$!
+	sleep 2.5
+	pid=$(pgrep -n -x python3 || true)
+	if [ -n "$pid" ]; then
+		echo
+		echo "python3 (pid $pid): /proc/$pid/unwind_tables, summed"
+		awk '/ index / { for (i = 1; i < NF; i++) if ($i == "index") { n++; b += $(i + 1) } }
+		     / eh_frame / { t++ }
+		     /^cache / { c = $4 }
+		     END { printf "%d tables, %d indexes of %d bytes in all; frame cache %d bytes; %d bytes per mm\n",
+				   t, n, b, c, b + c }' "/proc/$pid/unwind_tables"
+	fi
+	wait "$rec" || true
+fi

@@ -8,12 +8,21 @@
  *	echo "warm 1000" > bench; cat bench
  *	echo "cold 1000" > bench; cat bench
  *
+ *	echo "uaccess 1000" > bench; cat bench
+ *
  * "warm N" walks N times; "cold N" also empties the task's frame cache
  * before each walk (outside the timed part), so that every frame is a
  * table lookup.  Reading the file gives the figures of the writer's last
  * run: "walks W frames F ns N", frames being those of one walk and ns the
  * time of all W walks.  Which unwinder the walk uses is the task's affair:
  * with no table registered it is the frame-pointer walk.
+ *
+ * "uaccess N" times the two ways of reading BENCH_UACCESS_BYTES of user
+ * memory that a table lookup could use, N times each, on the writer's own
+ * stack: one copy_from_user() of all of it (what the lookups do), and one
+ * user_read_access_begin() window with unsafe_get_user() of each word (what
+ * the SFrame series does), with get_user() of each word for reference; it
+ * reads "uaccess N copy C window W get_user G", the ns of all N of each.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -21,7 +30,9 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/mutex.h>
+#include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/unwind_user.h>
@@ -29,10 +40,71 @@
 
 #define BENCH_MAX_FRAMES	128
 #define BENCH_MAX_WALKS		1000000
+/* An FDE read whole: what eh_frame.c's first read of one takes. */
+#define BENCH_UACCESS_BYTES	104
+#define BENCH_UACCESS_WORDS	DIV_ROUND_UP(BENCH_UACCESS_BYTES, sizeof(long))
 
 static DEFINE_MUTEX(bench_lock);
 static unsigned long bench_walks, bench_frames;
 static u64 bench_ns;
+/* The last "uaccess" run, or 0 */
+static unsigned long bench_uaccess_n;
+static u64 bench_uaccess_ns[3];
+
+/* The words at @uptr, through one user access window. */
+static int bench_read_window(const unsigned long __user *uptr,
+			     unsigned long *words)
+{
+	unsigned int i;
+
+	if (!user_read_access_begin(uptr, BENCH_UACCESS_WORDS * sizeof(long)))
+		return -EFAULT;
+	for (i = 0; i < BENCH_UACCESS_WORDS; i++)
+		unsafe_get_user(words[i], &uptr[i], fault);
+	user_read_access_end();
+	return 0;
+fault:
+	user_read_access_end();
+	return -EFAULT;
+}
+
+static int bench_uaccess(unsigned long n)
+{
+	struct pt_regs *regs = task_pt_regs(current);
+	const unsigned long __user *uptr =
+		(const unsigned long __user *)ALIGN(user_stack_pointer(regs),
+						    sizeof(long));
+	unsigned long words[BENCH_UACCESS_WORDS], i, j;
+	u64 ns[3] = {}, t0;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		t0 = ktime_get_ns();
+		if (copy_from_user(words, uptr, BENCH_UACCESS_BYTES))
+			ret = -EFAULT;
+		ns[0] += ktime_get_ns() - t0;
+
+		t0 = ktime_get_ns();
+		if (!ret)
+			ret = bench_read_window(uptr, words);
+		ns[1] += ktime_get_ns() - t0;
+
+		t0 = ktime_get_ns();
+		for (j = 0; j < BENCH_UACCESS_WORDS && !ret; j++)
+			if (get_user(words[j], &uptr[j]))
+				ret = -EFAULT;
+		ns[2] += ktime_get_ns() - t0;
+		cond_resched();
+	}
+	if (ret)
+		return ret;
+
+	mutex_lock(&bench_lock);
+	bench_uaccess_n = n;
+	memcpy(bench_uaccess_ns, ns, sizeof(ns));
+	mutex_unlock(&bench_lock);
+	return 0;
+}
 
 static ssize_t bench_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
@@ -52,6 +124,10 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 	if (sscanf(buf, "%7s %lu", mode, &walks) != 2 || !walks ||
 	    walks > BENCH_MAX_WALKS)
 		return -EINVAL;
+	if (!strcmp(mode, "uaccess")) {
+		ret = bench_uaccess(walks);
+		return ret ? ret : count;
+	}
 	if (!strcmp(mode, "cold"))
 		cold = true;
 	else if (!strcmp(mode, "warm"))
@@ -88,6 +164,7 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 	bench_walks = walks;
 	bench_frames = trace.nr;
 	bench_ns = ns;
+	bench_uaccess_n = 0;
 	mutex_unlock(&bench_lock);
 	return count;
 }
@@ -95,12 +172,18 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 static ssize_t bench_read(struct file *file, char __user *ubuf, size_t count,
 			  loff_t *ppos)
 {
-	char buf[96];
+	char buf[128];
 	int len;
 
 	mutex_lock(&bench_lock);
-	len = scnprintf(buf, sizeof(buf), "walks %lu frames %lu ns %llu\n",
-			bench_walks, bench_frames, bench_ns);
+	if (bench_uaccess_n)
+		len = scnprintf(buf, sizeof(buf),
+				"uaccess %lu copy %llu window %llu get_user %llu\n",
+				bench_uaccess_n, bench_uaccess_ns[0],
+				bench_uaccess_ns[1], bench_uaccess_ns[2]);
+	else
+		len = scnprintf(buf, sizeof(buf), "walks %lu frames %lu ns %llu\n",
+				bench_walks, bench_frames, bench_ns);
 	mutex_unlock(&bench_lock);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }

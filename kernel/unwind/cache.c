@@ -10,6 +10,12 @@
  * value: it does not know which table format produced it (.eh_frame, or a
  * PE image's unwind data) and keeps working when the struct grows.
  *
+ * A row also keeps what its lookup cost the walk's budget
+ * (UNWIND_USER_TABLE_BUDGET), and a hit costs the walk the same: the walk
+ * ends where it would have ended without the cache, so frames that lead
+ * round in a circle cannot run to the entry limit once they are cached,
+ * and the chains of a cold and a warm walk are the same.
+ *
  * Every row carries the registry generation it was found under (see
  * unwind_user_registry_find_frame()): the registry bumps the generation on
  * every change, under the mmap lock held for writing, and a row of another
@@ -29,6 +35,8 @@
  * return addresses of large programs.
  */
 #include <linux/hash.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
 #include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -40,6 +48,7 @@ struct unwind_user_cache_row {
 	unsigned long			pc;
 	u64				gen;
 	struct unwind_user_frame	frame;
+	u16				cost;
 	u8				ws;
 };
 
@@ -98,6 +107,7 @@ void unwind_user_cache_free(struct unwind_user_cache *cache)
  * @ws:		the task's word size
  * @gen:	the registry's generation now
  * @frame:	the rules, on a hit
+ * @cost:	what the lookup that found them cost the walk, on a hit
  *
  * Never sleeps, takes no lock.
  *
@@ -105,7 +115,8 @@ void unwind_user_cache_free(struct unwind_user_cache *cache)
  */
 bool unwind_user_cache_lookup(struct unwind_user_cache *cache,
 			      unsigned long pc, unsigned int ws, u64 gen,
-			      struct unwind_user_frame *frame)
+			      struct unwind_user_frame *frame,
+			      unsigned int *cost)
 {
 	struct unwind_user_cache_set *set;
 	struct unwind_user_cache_row *row;
@@ -118,6 +129,7 @@ bool unwind_user_cache_lookup(struct unwind_user_cache *cache,
 		row = &set->rows[i];
 		if (row->pc == pc && row->gen == gen && row->ws == ws) {
 			*frame = row->frame;
+			*cost = row->cost;
 			hit = true;
 			break;
 		}
@@ -138,13 +150,15 @@ bool unwind_user_cache_lookup(struct unwind_user_cache *cache,
  * @ws:		the task's word size
  * @gen:	the registry's generation read before the lookup began
  * @frame:	what the lookup found
+ * @cost:	what it cost the walk's budget (capped at U16_MAX)
  *
  * Replaces whatever @pc's row held.  Does nothing if another writer holds
  * the cache.  Never sleeps.
  */
 void unwind_user_cache_insert(struct unwind_user_cache *cache,
 			      unsigned long pc, unsigned int ws, u64 gen,
-			      const struct unwind_user_frame *frame)
+			      const struct unwind_user_frame *frame,
+			      unsigned int cost)
 {
 	struct unwind_user_cache_set *set;
 	struct unwind_user_cache_row *row;
@@ -164,6 +178,7 @@ void unwind_user_cache_insert(struct unwind_user_cache *cache,
 	row->pc = pc;
 	row->gen = gen;
 	row->ws = ws;
+	row->cost = min_t(unsigned int, cost, U16_MAX);
 	row->frame = *frame;
 	write_seqcount_end(&set->seq);
 	spin_unlock(&cache->lock);

@@ -30,10 +30,12 @@ struct unwind_user_cache *unwind_user_cache_alloc(void);
 void unwind_user_cache_free(struct unwind_user_cache *cache);
 bool unwind_user_cache_lookup(struct unwind_user_cache *cache,
 			      unsigned long pc, unsigned int ws, u64 gen,
-			      struct unwind_user_frame *frame);
+			      struct unwind_user_frame *frame,
+			      unsigned int *cost);
 void unwind_user_cache_insert(struct unwind_user_cache *cache,
 			      unsigned long pc, unsigned int ws, u64 gen,
-			      const struct unwind_user_frame *frame);
+			      const struct unwind_user_frame *frame,
+			      unsigned int cost);
 void unwind_user_cache_get_stats(const struct unwind_user_cache *cache,
 				 struct unwind_user_cache_stats *stats);
 /* Which set of rows @pc lives in: for tests that make pcs collide. */

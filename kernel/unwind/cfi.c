@@ -24,6 +24,7 @@
 #include "cfi.h"
 #include "cfi_expr.h"
 #include "dwarf.h"
+#include "dwarf_read.h"
 #include "eh_frame.h"
 
 /*
@@ -41,55 +42,26 @@ static_assert(CFI_MAX_INSNS < U16_MAX);
  * distribution binary we looked at (glibc, CPython, node, LLVM, cc1) goes
  * deeper.  Each level costs a row, 24 bytes, of kernel stack: two levels
  * leave one to spare, and keep the instruction run under the stack the
- * expression reader needs (see cfi_eval_frame()).
+ * expression reader needs (see cfi_row_frame()).
  */
 #define CFI_MAX_STATE_DEPTH	2
 
 /* cfi_step() found the row for pc: the next row starts after it. */
 #define CFI_ROW_FOUND		1
 
-enum cfi_rule_type {
-	CFI_RULE_SAME,		/* no rule, or DW_CFA_same_value */
-	CFI_RULE_UNDEFINED,	/* no value; for the CFA: not defined yet */
-	CFI_RULE_OFFSET,	/* saved at CFA + off */
-	CFI_RULE_VAL_OFFSET,	/* value is CFA + off */
-	CFI_RULE_REGISTER,	/* value is in register reg */
-	CFI_RULE_EXPR,		/* saved at the address an expression computes */
-	CFI_RULE_VAL_EXPR,	/* value is what an expression computes */
-	CFI_RULE_CFA_REG,	/* CFA only: register reg + off */
-	CFI_RULE_CFA_EXPR,	/* CFA only: what an expression computes */
-};
-
-/*
- * A rule, kept to 8 bytes.  An expression is kept as its place in .eh_frame
- * (the offset from the section start, and the length, capped at U16_MAX) and
- * only read if it is in the final row.
- */
-struct cfi_rule {
-	u8	type;		/* enum cfi_rule_type */
-	u16	reg;		/* DWARF register, or expression length */
-	s32	off;		/* offset, or expression offset in .eh_frame */
-};
-
-struct cfi_row {
-	struct cfi_rule	cfa;
-	struct cfi_rule	ra;
-	struct cfi_rule	fp;
-};
-
 struct cfi_state {
 	const struct eh_frame_section	*sec;
 	const struct eh_frame_cie	*cie;
-	struct eh_frame_cursor		cur;
+	struct dwarf_cursor		cur;
 	unsigned long			loc;	/* where the current row starts */
 	unsigned long			pc;	/* the pc whose row we want */
 	u16				insns;	/* instructions run so far */
 	u8				depth;	/* rows in stack[] */
 	u16				fp_column;
-	struct cfi_row			row;
+	struct cfi_cells		row;
 	struct cfi_rule			init_ra; /* after the CIE's instructions, */
 	struct cfi_rule			init_fp; /* for DW_CFA_restore */
-	struct cfi_row			stack[CFI_MAX_STATE_DEPTH];
+	struct cfi_cells		stack[CFI_MAX_STATE_DEPTH];
 };
 
 /* The rule of a tracked register, or NULL for any other register. */
@@ -158,11 +130,11 @@ struct cfi_insn {
 
 static int cfi_decode(struct cfi_state *st, struct cfi_insn *insn)
 {
-	struct eh_frame_cursor *cur = &st->cur;
+	struct dwarf_cursor *cur = &st->cur;
 	u8 op, ops;
 	int ret;
 
-	ret = eh_frame_read_u8(cur, &op);
+	ret = dwarf_read_u8(cur, &op);
 	if (ret)
 		return ret;
 
@@ -175,7 +147,7 @@ static int cfi_decode(struct cfi_state *st, struct cfi_insn *insn)
 	case DW_CFA_offset:
 		insn->op = DW_CFA_offset_extended;
 		insn->reg = op & DW_CFA_operand_mask;
-		return eh_frame_read_uleb128(cur, &insn->uval);
+		return dwarf_read_uleb128(cur, &insn->uval);
 	case DW_CFA_restore:
 		insn->op = DW_CFA_restore_extended;
 		insn->reg = op & DW_CFA_operand_mask;
@@ -191,7 +163,7 @@ static int cfi_decode(struct cfi_state *st, struct cfi_insn *insn)
 	insn->op = op;
 	ops = cfi_ops[op];
 	if (ops & CFI_OP_REG) {
-		ret = eh_frame_read_uleb128(cur, &insn->uval);
+		ret = dwarf_read_uleb128(cur, &insn->uval);
 		if (ret)
 			return ret;
 		/* Register numbers above U16_MAX are only ever refused. */
@@ -200,24 +172,24 @@ static int cfi_decode(struct cfi_state *st, struct cfi_insn *insn)
 
 	switch (ops & CFI_OP_KIND_MASK) {
 	case CFI_OP_ULEB:
-		return eh_frame_read_uleb128(cur, &insn->uval);
+		return dwarf_read_uleb128(cur, &insn->uval);
 	case CFI_OP_SLEB:
-		return eh_frame_read_sleb128(cur, &insn->sval);
+		return dwarf_read_sleb128(cur, &insn->sval);
 	case CFI_OP_BLOCK:
-		ret = eh_frame_read_uleb128(cur, &insn->uval);
+		ret = dwarf_read_uleb128(cur, &insn->uval);
 		if (ret)
 			return ret;
 		insn->addr = cur->pos;
-		return eh_frame_skip(cur, insn->uval);
+		return dwarf_skip(cur, insn->uval);
 	case CFI_OP_ADDR:
-		return eh_frame_read_pointer(cur, st->cie->fde_enc,
+		return dwarf_read_pointer(cur, st->cie->fde_enc,
 					     st->sec->ptr_size, 0, &insn->addr);
 	case CFI_OP_DATA1:
-		return eh_frame_read_udata(cur, 1, &insn->uval);
+		return dwarf_read_udata(cur, 1, &insn->uval);
 	case CFI_OP_DATA2:
-		return eh_frame_read_udata(cur, 2, &insn->uval);
+		return dwarf_read_udata(cur, 2, &insn->uval);
 	case CFI_OP_DATA4:
-		return eh_frame_read_udata(cur, 4, &insn->uval);
+		return dwarf_read_udata(cur, 4, &insn->uval);
 	}
 	return 0;
 }
@@ -275,8 +247,8 @@ static int cfi_set_expr(struct cfi_state *st, struct cfi_rule *rule, u8 type,
 	if (off > S32_MAX)
 		return -EOPNOTSUPP;
 	rule->type = type;
-	rule->reg = min_t(u64, insn->uval, U16_MAX);
-	rule->off = off;
+	rule->expr_len = min_t(u64, insn->uval, U16_MAX);
+	rule->expr_off = off;
 	return 0;
 }
 
@@ -457,7 +429,7 @@ static void cfi_map_reg(const struct eh_frame_regs *regs, u16 regno,
 
 /*
  * What the mapping of a row into frame rules needs to know; the state of the
- * instruction run is gone by then (see cfi_eval_frame()).
+ * instruction run is gone by then (see cfi_row_frame()).
  */
 struct cfi_map {
 	const struct eh_frame_section	*sec;
@@ -473,18 +445,18 @@ struct cfi_map {
 static int cfi_map_expr(const struct cfi_map *m, const struct cfi_rule *rule,
 			u8 op, struct unwind_user_rule *out)
 {
-	unsigned long start = m->sec->eh_frame_start + rule->off;
-	unsigned int len = rule->reg;
-	struct eh_frame_cursor cur;
+	unsigned long start = m->sec->eh_frame_start + rule->expr_off;
+	unsigned int len = rule->expr_len;
+	struct dwarf_cursor cur;
 	u16 regno;
 	int ret;
 
-	if (len > EH_FRAME_WINDOW_SIZE)
+	if (len > DWARF_CURSOR_BUF_SIZE)
 		return -EOPNOTSUPP;
 
-	eh_frame_cursor_init(&cur, start, start + len);
+	dwarf_cursor_init(&cur, start, start + len);
 	if (len) {
-		ret = eh_frame_cursor_fill(&cur);
+		ret = dwarf_cursor_fill(&cur, len);
 		if (ret)
 			return ret;
 		if (cur.win_len < len)
@@ -537,7 +509,7 @@ static noinline int cfi_map_frame(const struct cfi_map *m,
 				  const struct cfi_row *row,
 				  struct unwind_user_frame *frame)
 {
-	const struct cfi_rule *cfa = &row->cfa;
+	const struct cfi_rule *cfa = &row->cells.cfa;
 	int ret;
 
 	memset(&frame->cfa, 0, sizeof(frame->cfa));
@@ -561,7 +533,7 @@ static noinline int cfi_map_frame(const struct cfi_map *m,
 		return -EINVAL;
 	}
 
-	ret = cfi_map_rule(m, &row->ra, &frame->ra);
+	ret = cfi_map_rule(m, &row->cells.ra, &frame->ra);
 	if (ret)
 		return ret;
 	/*
@@ -575,7 +547,7 @@ static noinline int cfi_map_frame(const struct cfi_map *m,
 		frame->ra.type = UNWIND_USER_RULE_REG_OFF;
 		cfi_map_reg(m->regs, m->regs->ra, &frame->ra);
 	}
-	return cfi_map_rule(m, &row->fp, &frame->fp);
+	return cfi_map_rule(m, &row->cells.fp, &frame->fp);
 }
 
 /*
@@ -583,11 +555,10 @@ static noinline int cfi_map_frame(const struct cfi_map *m,
  * is complete or the instructions run out: at most @limit of them, and
  * *@insns says how many ran.
  */
-static noinline int cfi_run(const struct eh_frame_section *sec,
-			    const struct eh_frame_regs *regs,
-			    const struct eh_frame_fde *fde, unsigned long pc,
-			    unsigned int limit, unsigned int *insns,
-			    struct cfi_row *row)
+static int cfi_run(const struct eh_frame_section *sec,
+		   const struct eh_frame_regs *regs,
+		   const struct eh_frame_fde *fde, unsigned long pc,
+		   unsigned int limit, unsigned int *insns, struct cfi_row *row)
 {
 	struct cfi_state st;
 	bool in_fde = false;
@@ -607,8 +578,11 @@ static noinline int cfi_run(const struct eh_frame_section *sec,
 	st.init_ra = st.row.ra;
 	st.init_fp = st.row.fp;
 
-	eh_frame_cursor_init(&st.cur, fde->cie.insns,
-			     fde->cie.insns + fde->cie.insns_len);
+	/* The instructions come from the copies the lookup made, if any. */
+	dwarf_cursor_init_copy(&st.cur, fde->cie.insns,
+			       fde->cie.insns + fde->cie.insns_len,
+			       fde->cie.init,
+			       fde->cie.insns + fde->cie.insns_copied);
 	for (;;) {
 		if (st.cur.pos >= st.cur.end) {
 			if (in_fde)
@@ -616,8 +590,10 @@ static noinline int cfi_run(const struct eh_frame_section *sec,
 			in_fde = true;
 			st.init_ra = st.row.ra;
 			st.init_fp = st.row.fp;
-			eh_frame_cursor_init(&st.cur, fde->insns,
-					     fde->insns + fde->insns_len);
+			dwarf_cursor_init_copy(&st.cur, fde->insns,
+					       fde->insns + fde->insns_len,
+					       fde->raw + fde->insns_off,
+					       fde->insns + fde->insns_copied);
 			continue;
 		}
 		if (st.insns >= limit) {
@@ -635,51 +611,69 @@ static noinline int cfi_run(const struct eh_frame_section *sec,
 	}
 	*insns = st.insns;
 	if (!ret)
-		*row = st.row;
+		row->cells = st.row;
 	return ret;
 }
 
 /**
- * cfi_eval_frame - compute the frame rules of the row for @pc
+ * cfi_find_row - the row of the CFI table for @pc
  * @sec: the section the FDE is in
  * @regs: the DWARF numbers of SP, FP and RA
  * @fde: the decoded FDE, which covers @pc
  * @pc: the address the row is wanted for
- * @frame: filled in on success
+ * @row: filled in on success
  * @budget: if not NULL, the instructions the walk may still run, less the
  *	ones this evaluation ran on return
  *
+ * Runs the CIE's initial instructions and the FDE's up to @pc, from the
+ * copies the lookup made where it has them.  The caller turns the row into
+ * frame rules with cfi_row_frame() once @fde is off the stack.
+ *
  * Return: 0, -EFAULT, -EINVAL for corrupt instructions, or -EOPNOTSUPP for
- * something outside the supported subset (an expression this reader does not
- * turn into a rule, a bound or the budget exceeded, an RA column other than
- * the arch's).
+ * something outside the supported subset (a bound or the budget exceeded,
+ * an RA column other than the arch's).
  */
-int cfi_eval_frame(const struct eh_frame_section *sec,
-		   const struct eh_frame_regs *regs,
-		   const struct eh_frame_fde *fde, unsigned long pc,
-		   struct unwind_user_frame *frame, unsigned int *budget)
+int cfi_find_row(const struct eh_frame_section *sec,
+		 const struct eh_frame_regs *regs,
+		 const struct eh_frame_fde *fde, unsigned long pc,
+		 struct cfi_row *row, unsigned int *budget)
 {
-	struct cfi_map m = { .sec = sec, .regs = regs, .pc = pc };
 	unsigned int limit = CFI_MAX_INSNS, insns;
-	struct cfi_row row;
 	int ret;
 
 	if (fde->cie.ra_column != regs->ra)
 		return -EOPNOTSUPP;
 
-	/*
-	 * Two steps, one after the other, so that the instruction state and
-	 * the expression reader never share the stack.
-	 */
 	if (budget)
 		limit = min_t(unsigned int, limit, *budget);
-	ret = cfi_run(sec, regs, fde, pc, limit, &insns, &row);
+	ret = cfi_run(sec, regs, fde, pc, limit, &insns, row);
 	if (budget)
 		*budget -= insns;
-	if (ret)
-		return ret;
-	ret = cfi_map_frame(&m, &row, frame);
+	row->signal = fde->cie.signal_frame;
+	return ret;
+}
+
+/**
+ * cfi_row_frame - the frame rules of a row
+ * @sec: the section the row's FDE is in (its expressions are read there)
+ * @regs: the DWARF numbers of SP, FP and RA
+ * @row: what cfi_find_row() found for @pc
+ * @pc: the address the row is for
+ * @frame: filled in on success
+ *
+ * Return: 0, -EFAULT, -EINVAL for a row without a CFA, or -EOPNOTSUPP for
+ * an expression this reader does not turn into a rule.
+ */
+int cfi_row_frame(const struct eh_frame_section *sec,
+		  const struct eh_frame_regs *regs, const struct cfi_row *row,
+		  unsigned long pc, struct unwind_user_frame *frame)
+{
+	struct cfi_map m = { .sec = sec, .regs = regs, .pc = pc };
+	int ret;
+
+	ret = cfi_map_frame(&m, row, frame);
 	frame->sp_off = -(s32)regs->cfa_off;
-	frame->signal = fde->cie.signal_frame;
+	frame->sp_deref = false;
+	frame->signal = row->signal;
 	return ret;
 }

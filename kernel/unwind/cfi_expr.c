@@ -39,6 +39,7 @@
 
 #include "cfi_expr.h"
 #include "dwarf.h"
+#include "dwarf_read.h"
 
 enum cfi_val_kind {
 	CFI_VAL_CONST,		/* off */
@@ -65,20 +66,12 @@ struct cfi_expr {
 /* A LEB128 operand, sign-extended if @is_signed. */
 static int expr_leb128(struct cfi_expr *x, bool is_signed, u64 *val)
 {
-	unsigned int shift = 0;
-	u64 v = 0;
-	u8 b;
+	int len;
 
-	do {
-		if (x->p >= x->end || shift >= 64)
-			return -EINVAL;
-		b = *x->p++;
-		v |= (u64)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (is_signed && shift < 64 && (b & 0x40))
-		v |= -((u64)1 << shift);
-	*val = v;
+	len = dwarf_decode_leb128(x->p, x->end - x->p, is_signed, val);
+	if (len < 0)
+		return -EINVAL;
+	x->p += len;
 	return 0;
 }
 

@@ -1,25 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Look up the DWARF call frame information of a user space pc through the
- * .eh_frame_hdr binary search table and decode its FDE and CIE.
+ * Find the FDE that covers a user space pc in an object's .eh_frame, and
+ * decode it and its CIE.
  *
  * This is not a general DWARF consumer: it reads the subset of .eh_frame that
  * toolchains emit for Linux user space and rejects the rest.  The data comes
  * from user memory, so every read is checked against the bounds of the
  * section it belongs to, every loop is bounded, and every fault ends the
- * lookup.  Nothing is allocated and nothing is cached yet.
+ * lookup.
+ *
+ * A lookup without help is a binary search of the .eh_frame_hdr table in
+ * user memory (a dozen reads), then the FDE and its CIE.  An index built
+ * once per table (eh_frame_index_build()) cuts that to one read of the FDE:
+ *
+ *  - for a table with a header, every EH_FRAME_BLOCK_BYTES of the search
+ *    table is represented by its first initial location, a 64th of the
+ *    table's size in kernel memory: the search runs over those, then reads
+ *    the one block the pc falls in, in one go;
+ *  - for a table without one (gcc -static programs, whose link omits
+ *    --eh-frame-hdr), .eh_frame is read through once and every FDE's range
+ *    start and offset go into a sorted array, 8 bytes per FDE, bounded by
+ *    EH_FRAME_INDEX_MAX_FDES and EH_FRAME_INDEX_MAX_BYTES; a table over
+ *    those is refused, never searched linearly per lookup;
+ *  - the index keeps the CIEs it decoded (most objects have one or two), so
+ *    that a lookup reads the FDE and nothing else.
  */
+#include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/limits.h>
 #include <linux/overflow.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/seqlock.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
 
-#include "cfi.h"
 #include "dwarf.h"
+#include "dwarf_read.h"
 #include "eh_frame.h"
 
 /*
@@ -31,6 +55,9 @@
 #define EH_FRAME_MAX_CIE_SIZE		512
 #define EH_FRAME_MAX_FDE_SIZE		SZ_32K
 static_assert(EH_FRAME_MAX_CIE_SIZE <= U16_MAX && EH_FRAME_MAX_FDE_SIZE <= U16_MAX);
+
+/* The lengths of what is kept are u8s. */
+static_assert(EH_FRAME_FDE_READ <= U8_MAX && EH_FRAME_CIE_INSNS_COPY <= U8_MAX);
 
 /*
  * Longest augmentation string understood, NUL included: "zPLRS" plus room for
@@ -45,257 +72,52 @@ static_assert(EH_FRAME_MAX_CIE_SIZE <= U16_MAX && EH_FRAME_MAX_FDE_SIZE <= U16_M
 #define DWARF_LENGTH_64			0xffffffffU
 #define DWARF_LENGTH_RESERVED		0xfffffff0U
 
-int eh_frame_cursor_fill(struct eh_frame_cursor *cur)
-{
-	unsigned long len, left;
-
-	if (cur->pos >= cur->end)
-		return -EINVAL;
-
-	len = min_t(unsigned long, cur->end - cur->pos, EH_FRAME_WINDOW_SIZE);
-	if (cur->kdata) {
-		memcpy(cur->win, cur->kdata + (cur->pos - cur->kstart), len);
-		left = 0;
-	} else {
-		left = copy_from_user(cur->win, (const void __user *)cur->pos,
-				      len);
-		if (left == len)
-			return -EFAULT;
-	}
-
-	/* A partial copy is fine: a read past it refills and faults then. */
-	cur->win_start = cur->pos;
-	cur->win_len = len - left;
-	return 0;
-}
-
-int eh_frame_skip(struct eh_frame_cursor *cur, u64 len)
-{
-	if (cur->pos > cur->end || len > cur->end - cur->pos)
-		return -EINVAL;
-	cur->pos += len;
-	return 0;
-}
+/*
+ * The index of a table with a header keeps one initial location per block
+ * of this many bytes of its search table, and a lookup reads one block.
+ */
+#define EH_FRAME_BLOCK_BYTES		128
 
 /*
- * Make the window hold the next @len bytes (at most EH_FRAME_WINDOW_SIZE),
- * or all bytes up to @end if there are fewer.  Return how many it holds from
- * pos on (fewer than asked only if a fault cut the copy short), or an error.
- * The readers below decode straight from the window with no call in their
- * loops, which keeps their stack frames small.
+ * Headers larger than this get no index (a lookup then searches the table
+ * in user memory): building it would read all of it at one sample.
  */
-static __always_inline int eh_frame_cursor_ensure(struct eh_frame_cursor *cur,
-						  unsigned int len)
-{
-	unsigned long idx = cur->pos - cur->win_start;
-	unsigned long left = cur->end - cur->pos;
-	unsigned long want = min_t(unsigned long, len, left);
-	int ret;
+#define EH_FRAME_INDEX_MAX_TABLE	SZ_16M
 
-	if (cur->pos >= cur->end)
-		return -EINVAL;
-	if (idx >= cur->win_len || cur->win_len - idx < want) {
-		ret = eh_frame_cursor_fill(cur);
-		if (ret)
-			return ret;
-		idx = 0;
-	}
-	/* An older window may reach past an @end narrowed since. */
-	return min_t(unsigned long, cur->win_len - idx, left);
-}
+/* What the index build reads in one user access. */
+#define EH_FRAME_INDEX_CHUNK		SZ_4K
 
-/* Read an unsigned, target-endian value of @size bytes: 1, 2, 4 or 8. */
-int eh_frame_read_udata(struct eh_frame_cursor *cur, unsigned int size, u64 *val)
-{
-	const u8 *p;
-	int avail;
+/* CIEs an index keeps decoded. */
+#define EH_FRAME_CIE_CACHE		8
 
-	avail = eh_frame_cursor_ensure(cur, size);
-	if (avail < 0)
-		return avail;
-	if ((unsigned int)avail < size)
-		return size > cur->end - cur->pos ? -EINVAL : -EFAULT;
+struct eh_frame_cie_slot {
+	unsigned long		addr;	/* 0: empty */
+	struct eh_frame_cie	cie;
+};
 
-	p = &cur->win[cur->pos - cur->win_start];
-	switch (size) {
-	case 1:
-		*val = *p;
-		break;
-	case 2:
-		*val = get_unaligned((const u16 *)p);
-		break;
-	case 4:
-		*val = get_unaligned((const u32 *)p);
-		break;
-	case 8:
-		*val = get_unaligned((const u64 *)p);
-		break;
-	default:
-		return -EINVAL;
-	}
-	cur->pos += size;
-	return 0;
-}
+/* An FDE of a table without a header: offsets from text and .eh_frame. */
+struct eh_frame_index_ent {
+	u32	pc;
+	u32	fde;
+};
 
-/*
- * LEB128 values are at most 64 bits: at most ten bytes, and the tenth may
- * only carry bit 63 (or, when signed, bit 63 and the sign extension).
- */
-#define LEB128_MAX_BYTES	10
-
-int eh_frame_read_leb128(struct eh_frame_cursor *cur, bool is_signed, u64 *val)
-{
-	u64 result = 0;
-	const u8 *p;
-	int i, avail;
-	u8 byte;
-
-	avail = eh_frame_cursor_ensure(cur, LEB128_MAX_BYTES);
-	if (avail < 0)
-		return avail;
-
-	p = &cur->win[cur->pos - cur->win_start];
-	for (i = 0; i < avail && i < LEB128_MAX_BYTES; i++) {
-		byte = p[i];
-		if (i == LEB128_MAX_BYTES - 1 &&
-		    (is_signed ? byte != 0 && byte != 0x7f : byte > 1))
-			return -EINVAL;
-		result |= (u64)(byte & 0x7f) << (7 * i);
-		if (byte & 0x80)
-			continue;
-
-		if (is_signed && i < LEB128_MAX_BYTES - 1 && (byte & 0x40))
-			result |= ~0ULL << (7 * (i + 1));
-		cur->pos += i + 1;
-		*val = result;
-		return 0;
-	}
-
-	/* Too long, or it runs past the end, or a fault cut the window. */
-	if (i == LEB128_MAX_BYTES || (unsigned long)avail >= cur->end - cur->pos)
-		return -EINVAL;
-	return -EFAULT;
-}
-
-/* Size of a fixed-size DW_EH_PE format, 0 for LEB128 or an invalid one. */
-static unsigned int eh_frame_format_size(u8 format, unsigned int ptr_size)
-{
-	switch (format) {
-	case DW_EH_PE_absptr:
-		return ptr_size;
-	case DW_EH_PE_udata2:
-	case DW_EH_PE_sdata2:
-		return 2;
-	case DW_EH_PE_udata4:
-	case DW_EH_PE_sdata4:
-		return 4;
-	case DW_EH_PE_udata8:
-	case DW_EH_PE_sdata8:
-		return 8;
-	}
-	return 0;
-}
-
-/* Addresses of an ELF32 object wrap around at 4 GiB. */
-static unsigned long eh_frame_addr(u64 val, unsigned int ptr_size)
-{
-	if (ptr_size == 4)
-		return (u32)val;
-	return (unsigned long)val;
-}
-
-/**
- * eh_frame_read_pointer - read a DW_EH_PE encoded address
- * @cur: cursor positioned at the field
- * @enc: its DW_EH_PE_* encoding; a bare format (no application bits) reads
- *	a plain value, such as an FDE's address range
- * @ptr_size: size of DW_EH_PE_absptr, and of the address space
- * @data_base: what DW_EH_PE_datarel is relative to, 0 if it is not allowed
- *	here (datarel means the GOT in .eh_frame, which we do not know)
- * @val: the address
- *
- * Return: 0, -EFAULT, -EINVAL, or -EOPNOTSUPP for an encoding that needs a
- * base or an indirection we do not have.
- */
-int eh_frame_read_pointer(struct eh_frame_cursor *cur, u8 enc,
-			  unsigned int ptr_size, unsigned long data_base,
-			  unsigned long *val)
-{
-	u8 format = enc & DW_EH_PE_format_mask;
-	unsigned long base;
-	unsigned int size;
-	u64 raw;
-	int ret;
-
-	if (enc == DW_EH_PE_omit)
-		return -EINVAL;
-	/* Indirect pointers are for personality routines, never read here. */
-	if (enc & DW_EH_PE_indirect)
-		return -EOPNOTSUPP;
-
-	switch (enc & DW_EH_PE_application_mask) {
-	case DW_EH_PE_absptr:
-		base = 0;
-		break;
-	case DW_EH_PE_pcrel:
-		base = cur->pos;
-		break;
-	case DW_EH_PE_datarel:
-		if (!data_base)
-			return -EOPNOTSUPP;
-		base = data_base;
-		break;
-	case DW_EH_PE_aligned:
-		if (format != DW_EH_PE_absptr)
-			return -EINVAL;
-		ret = eh_frame_skip(cur, ALIGN(cur->pos, ptr_size) - cur->pos);
-		if (ret)
-			return ret;
-		base = 0;
-		break;
-	case DW_EH_PE_textrel:
-	case DW_EH_PE_funcrel:
-		return -EOPNOTSUPP;
-	default:
-		return -EINVAL;
-	}
-
-	switch (format) {
-	case DW_EH_PE_uleb128:
-		ret = eh_frame_read_leb128(cur, false, &raw);
-		break;
-	case DW_EH_PE_sleb128:
-		ret = eh_frame_read_leb128(cur, true, &raw);
-		break;
-	default:
-		size = eh_frame_format_size(format, ptr_size);
-		if (!size)
-			return -EINVAL;
-		ret = eh_frame_read_udata(cur, size, &raw);
-		/* Sign-extend the sdata formats. */
-		if (format == DW_EH_PE_sdata2)
-			raw = (s16)raw;
-		else if (format == DW_EH_PE_sdata4)
-			raw = (s32)raw;
-	}
-	if (ret)
-		return ret;
-
-	*val = eh_frame_addr(base + raw, ptr_size);
-	return 0;
-}
-
-/* Step over an encoded pointer whose value is not needed (personality). */
-static int eh_frame_skip_pointer(struct eh_frame_cursor *cur, u8 enc,
-				 unsigned int ptr_size)
-{
-	unsigned long dummy;
-
-	/* Only the size matters: drop what the value is relative to. */
-	if ((enc & DW_EH_PE_application_mask) != DW_EH_PE_aligned)
-		enc &= DW_EH_PE_format_mask;
-	return eh_frame_read_pointer(cur, enc, ptr_size, 0, &dummy);
-}
+struct eh_frame_index {
+	struct rcu_head			rcu;
+	size_t				bytes;	/* this allocation */
+	unsigned int			nr;	/* entries in data[] */
+	/*
+	 * 0: data[] holds struct eh_frame_index_ent, one per FDE.  Else
+	 * data[i] is the initial location (offset from text_start) of table
+	 * entry i * stride, and a block is stride entries.
+	 */
+	unsigned int			stride;
+	/* The CIE cache: readers retry nothing, a race is a miss. */
+	spinlock_t			cie_lock;
+	seqcount_spinlock_t		cie_seq;
+	unsigned int			cie_next;
+	struct eh_frame_cie_slot	cies[EH_FRAME_CIE_CACHE];
+	u32				data[];
+};
 
 int eh_frame_section_init(struct eh_frame_section *sec,
 			  const struct unwind_user_eh_frame *desc,
@@ -304,7 +126,7 @@ int eh_frame_section_init(struct eh_frame_section *sec,
 	unsigned long eh_frame_ptr, fde_count, entry_size, max_count;
 	u8 version, eh_frame_ptr_enc, fde_count_enc, table_enc;
 	unsigned int ptr_size = desc->ptr_size;
-	struct eh_frame_cursor cur;
+	struct dwarf_cursor cur;
 	int ret;
 
 	if (ptr_size != 4 && ptr_size != 8)
@@ -312,36 +134,47 @@ int eh_frame_section_init(struct eh_frame_section *sec,
 	if (ptr_size > sizeof(unsigned long))
 		return -EOPNOTSUPP;
 	if (desc->text_start >= desc->text_end ||
-	    desc->hdr_start >= desc->hdr_end ||
-	    desc->eh_frame_start >= desc->eh_frame_end)
+	    desc->eh_frame_start >= desc->eh_frame_end ||
+	    (desc->hdr_start && desc->hdr_start >= desc->hdr_end))
 		return -EINVAL;
 
 	memset(sec, 0, sizeof(*sec));
-	sec->hdr_start = desc->hdr_start;
-	sec->hdr_end = desc->hdr_end;
 	sec->text_start = desc->text_start;
 	sec->text_end = desc->text_end;
 	sec->ptr_size = ptr_size;
 
-	eh_frame_cursor_init(&cur, sec->hdr_start, sec->hdr_end);
-	if (hdr_data) {
-		cur.kdata = hdr_data;
-		cur.kstart = sec->hdr_start;
+	/* No header: the index, built at the first lookup, stands in for it. */
+	if (!desc->hdr_start) {
+		if (desc->eh_frame_end - desc->eh_frame_start >
+		    EH_FRAME_INDEX_MAX_BYTES ||
+		    desc->text_end - desc->text_start > U32_MAX)
+			return -EFBIG;
+		sec->eh_frame_start = desc->eh_frame_start;
+		sec->eh_frame_end = desc->eh_frame_end;
+		return 0;
 	}
-	ret = eh_frame_read_u8(&cur, &version);
+
+	sec->hdr_start = desc->hdr_start;
+	sec->hdr_end = desc->hdr_end;
+	if (hdr_data)
+		dwarf_cursor_init_copy(&cur, sec->hdr_start, sec->hdr_end,
+				       hdr_data, sec->hdr_end);
+	else
+		dwarf_cursor_init(&cur, sec->hdr_start, sec->hdr_end);
+	ret = dwarf_read_u8(&cur, &version);
 	if (!ret)
-		ret = eh_frame_read_u8(&cur, &eh_frame_ptr_enc);
+		ret = dwarf_read_u8(&cur, &eh_frame_ptr_enc);
 	if (!ret)
-		ret = eh_frame_read_u8(&cur, &fde_count_enc);
+		ret = dwarf_read_u8(&cur, &fde_count_enc);
 	if (!ret)
-		ret = eh_frame_read_u8(&cur, &table_enc);
+		ret = dwarf_read_u8(&cur, &table_enc);
 	if (ret)
 		return ret;
 	if (version != EH_FRAME_HDR_VERSION)
 		return -EINVAL;
 
-	ret = eh_frame_read_pointer(&cur, eh_frame_ptr_enc, ptr_size,
-				    sec->hdr_start, &eh_frame_ptr);
+	ret = dwarf_read_pointer(&cur, eh_frame_ptr_enc, ptr_size,
+				 sec->hdr_start, &eh_frame_ptr);
 	if (ret)
 		return ret;
 	/* .eh_frame starts inside the memory the caller says holds it. */
@@ -352,20 +185,20 @@ int eh_frame_section_init(struct eh_frame_section *sec,
 	sec->eh_frame_end = desc->eh_frame_end;
 
 	/*
-	 * Without the search table the only way to find an FDE is a linear
-	 * walk of .eh_frame, which we do not do.
+	 * A header without the search table: the object should be
+	 * registered without the header, and gets an index built for it.
 	 */
 	if (fde_count_enc == DW_EH_PE_omit || table_enc == DW_EH_PE_omit)
 		return -EOPNOTSUPP;
 	if (fde_count_enc & (DW_EH_PE_application_mask | DW_EH_PE_indirect))
 		return -EINVAL;
-	ret = eh_frame_read_pointer(&cur, fde_count_enc, ptr_size, 0, &fde_count);
+	ret = dwarf_read_pointer(&cur, fde_count_enc, ptr_size, 0, &fde_count);
 	if (ret)
 		return ret;
 
 	/* Binary search needs fixed-size entries and a base we know. */
-	entry_size = eh_frame_format_size(table_enc & DW_EH_PE_format_mask,
-					  ptr_size);
+	entry_size = dwarf_format_size(table_enc & DW_EH_PE_format_mask,
+				       ptr_size);
 	if (!entry_size || (table_enc & DW_EH_PE_indirect))
 		return -EOPNOTSUPP;
 	switch (table_enc & DW_EH_PE_application_mask) {
@@ -393,45 +226,125 @@ void eh_frame_section_move(struct eh_frame_section *sec, unsigned long delta)
 {
 	sec->text_start += delta;
 	sec->text_end += delta;
-	sec->hdr_start += delta;
-	sec->hdr_end += delta;
+	if (sec->hdr_start) {
+		sec->hdr_start += delta;
+		sec->hdr_end += delta;
+	}
 	sec->eh_frame_start += delta;
 	sec->eh_frame_end += delta;
-	sec->table += delta;
+	if (sec->table)
+		sec->table += delta;
 }
 
-/* Read field @field (0: initial location, 1: FDE address) of entry @idx. */
-static int eh_frame_table_read(const struct eh_frame_section *sec,
-			       unsigned int idx, unsigned int field,
-			       unsigned long *val)
+/* Table entries per block. */
+static unsigned int eh_frame_block_entries(const struct eh_frame_section *sec)
 {
-	struct eh_frame_cursor cur;
-	unsigned long addr;
+	return EH_FRAME_BLOCK_BYTES / (2 * sec->table_entry_size);
+}
 
-	addr = sec->table + ((unsigned long)idx * 2 + field) * sec->table_entry_size;
-	eh_frame_cursor_init(&cur, addr, addr + sec->table_entry_size);
-	return eh_frame_read_pointer(&cur, sec->table_enc, sec->ptr_size,
-				     sec->hdr_start, val);
+/* Field @field (0: initial location, 1: FDE address) of entry @idx. */
+static unsigned long eh_frame_table_addr(const struct eh_frame_section *sec,
+					 unsigned int idx, unsigned int field)
+{
+	return sec->table +
+	       ((unsigned long)idx * 2 + field) * sec->table_entry_size;
 }
 
 /*
- * Find the FDE of the last table entry whose initial location is <= @pc.
- * The table is sorted by initial location; the loop runs at most
- * log2(fde_count) + 1 times, and fde_count was checked against the size of
- * .eh_frame_hdr.  A corrupt, unsorted table can only make us pick the wrong
- * FDE, and the caller checks the FDE's own range covers the pc.
+ * The value of the table field at @addr, whose bytes are at @p: a
+ * fixed-size DW_EH_PE value, absolute or relative to itself or to the
+ * header (eh_frame_section_init() took no other).
  */
-static noinline_for_stack int
-eh_frame_search_table(const struct eh_frame_section *sec, unsigned long pc,
-		      unsigned long *fde_addr)
+static int eh_frame_table_value(const struct eh_frame_section *sec,
+				const u8 *p, unsigned long addr,
+				unsigned long *val)
 {
-	unsigned int lo = 0, hi = sec->fde_count, mid;
+	u64 raw;
+
+	switch (sec->table_enc & DW_EH_PE_format_mask) {
+	case DW_EH_PE_udata2:
+		raw = get_unaligned((const u16 *)p);
+		break;
+	case DW_EH_PE_sdata2:
+		raw = (s16)get_unaligned((const u16 *)p);
+		break;
+	case DW_EH_PE_udata4:
+		raw = get_unaligned((const u32 *)p);
+		break;
+	case DW_EH_PE_sdata4:
+		raw = (s32)get_unaligned((const u32 *)p);
+		break;
+	case DW_EH_PE_absptr:
+		if (sec->ptr_size == 4) {
+			raw = get_unaligned((const u32 *)p);
+			break;
+		}
+		fallthrough;
+	case DW_EH_PE_udata8:
+	case DW_EH_PE_sdata8:
+		raw = get_unaligned((const u64 *)p);
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	switch (sec->table_enc & DW_EH_PE_application_mask) {
+	case DW_EH_PE_absptr:
+		break;
+	case DW_EH_PE_pcrel:
+		raw += addr;
+		break;
+	case DW_EH_PE_datarel:
+		raw += sec->hdr_start;
+		break;
+	default:
+		return -EINVAL;
+	}
+	*val = dwarf_addr(raw, sec->ptr_size);
+	return 0;
+}
+
+/*
+ * Decode the table field at @addr, from @kdata (the bytes from @kaddr on) if
+ * not NULL, else from user memory.
+ */
+static int eh_frame_table_read(const struct eh_frame_section *sec,
+			       unsigned long addr, const u8 *kdata,
+			       unsigned long kaddr, unsigned long *val)
+{
+	u8 buf[8];
+
+	if (kdata)
+		return eh_frame_table_value(sec, kdata + (addr - kaddr), addr,
+					    val);
+	if (copy_from_user(buf, (const void __user *)addr,
+			   sec->table_entry_size))
+		return -EFAULT;
+	return eh_frame_table_value(sec, buf, addr, val);
+}
+
+/*
+ * Find the last entry in [lo, hi) of the table whose initial location is
+ * <= @pc and return its FDE address; @kdata holds the entries from @lo on,
+ * or is NULL to read each from user memory.  The table is sorted by initial
+ * location; the loop runs at most log2(hi - lo) + 1 times.  A corrupt,
+ * unsorted table can only make us pick the wrong FDE, and the caller checks
+ * the FDE's own range covers the pc.
+ */
+static __always_inline int
+eh_frame_search_entries(const struct eh_frame_section *sec, unsigned int lo,
+			unsigned int hi, const u8 *kdata, unsigned long pc,
+			unsigned long *fde_addr)
+{
+	unsigned long kaddr = eh_frame_table_addr(sec, lo, 0);
+	unsigned int first = lo, mid;
 	unsigned long loc;
 	int ret;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		ret = eh_frame_table_read(sec, mid, 0, &loc);
+		ret = eh_frame_table_read(sec, eh_frame_table_addr(sec, mid, 0),
+					  kdata, kaddr, &loc);
 		if (ret)
 			return ret;
 		if (loc <= pc)
@@ -439,10 +352,11 @@ eh_frame_search_table(const struct eh_frame_section *sec, unsigned long pc,
 		else
 			hi = mid;
 	}
-	if (!lo)
+	if (lo == first)
 		return -ENOENT;
 
-	ret = eh_frame_table_read(sec, lo - 1, 1, fde_addr);
+	ret = eh_frame_table_read(sec, eh_frame_table_addr(sec, lo - 1, 1),
+				  kdata, kaddr, fde_addr);
 	if (ret)
 		return ret;
 	if (*fde_addr < sec->eh_frame_start || *fde_addr >= sec->eh_frame_end)
@@ -450,12 +364,98 @@ eh_frame_search_table(const struct eh_frame_section *sec, unsigned long pc,
 	return 0;
 }
 
+/* Without an index: a binary search of all of the table in user memory. */
+static noinline_for_stack int
+eh_frame_search_table(const struct eh_frame_section *sec, unsigned long pc,
+		      unsigned long *fde_addr)
+{
+	return eh_frame_search_entries(sec, 0, sec->fde_count, NULL, pc,
+				       fde_addr);
+}
+
+/* With one: a binary search of the block [lo, hi), read in one go. */
+static noinline_for_stack int
+eh_frame_search_block(const struct eh_frame_section *sec, unsigned int lo,
+		      unsigned int hi, unsigned long pc, unsigned long *fde_addr)
+{
+	u8 block[EH_FRAME_BLOCK_BYTES];
+	unsigned long addr, len;
+
+	addr = eh_frame_table_addr(sec, lo, 0);
+	len = (hi - lo) * 2 * sec->table_entry_size;
+	if (copy_from_user(block, (const void __user *)addr, len))
+		return -EFAULT;
+	return eh_frame_search_entries(sec, lo, hi, block, pc, fde_addr);
+}
+
+/* The offset of @addr from the text, saturated: the index keeps 32 bits. */
+static u32 eh_frame_text_off(const struct eh_frame_section *sec,
+			     unsigned long addr)
+{
+	if (addr < sec->text_start)
+		return 0;
+	return min_t(unsigned long, addr - sec->text_start, U32_MAX);
+}
+
+/* The index entry of the last FDE that starts at or below @off, or -1. */
+static long eh_frame_index_search(const struct eh_frame_index *index, u32 off)
+{
+	const struct eh_frame_index_ent *ents = (const void *)index->data;
+	unsigned int lo = 0, hi = index->nr, mid, val;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		val = index->stride ? index->data[mid] : ents[mid].pc;
+		if (val <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
+/*
+ * Where the FDE that may cover @pc is: from the index alone, or from the one
+ * block of the search table the index points to, or by a binary search of
+ * all of the table in user memory.
+ */
+static int eh_frame_find_fde_addr(const struct eh_frame_section *sec,
+				  const struct eh_frame_index *index,
+				  unsigned long pc, unsigned long *fde_addr)
+{
+	const struct eh_frame_index_ent *ents;
+	unsigned int lo, hi, stride;
+	long i;
+
+	if (!index) {
+		if (!sec->table)
+			return -EOPNOTSUPP;
+		return eh_frame_search_table(sec, pc, fde_addr);
+	}
+
+	i = eh_frame_index_search(index, eh_frame_text_off(sec, pc));
+	if (i < 0)
+		return -ENOENT;
+	if (!index->stride) {
+		ents = (const void *)index->data;
+		*fde_addr = sec->eh_frame_start + ents[i].fde;
+		return 0;
+	}
+
+	stride = index->stride;
+	lo = i * stride;
+	hi = min_t(unsigned int, lo + stride, sec->fde_count);
+	if (lo >= hi)
+		return -ENOENT;
+	return eh_frame_search_block(sec, lo, hi, pc, fde_addr);
+}
+
 /*
  * Read the length and the CIE ID (or CIE pointer) of the CIE or FDE at the
  * cursor, and narrow the cursor to the record.  @id_addr is the address of
  * the ID field, which a CIE pointer is relative to.
  */
-static int eh_frame_read_record(struct eh_frame_cursor *cur,
+static int eh_frame_read_record(struct dwarf_cursor *cur,
 				unsigned long max_size, u64 *id,
 				unsigned long *id_addr)
 {
@@ -464,14 +464,14 @@ static int eh_frame_read_record(struct eh_frame_cursor *cur,
 	u64 len;
 	int ret;
 
-	ret = eh_frame_read_udata(cur, 4, &len);
+	ret = dwarf_read_udata(cur, 4, &len);
 	if (ret)
 		return ret;
 	/* A zero length terminates .eh_frame: it is no record. */
 	if (!len)
 		return -EINVAL;
 	if (len == DWARF_LENGTH_64) {
-		ret = eh_frame_read_udata(cur, 8, &len);
+		ret = dwarf_read_udata(cur, 8, &len);
 		if (ret)
 			return ret;
 		id_size = 8;
@@ -486,37 +486,42 @@ static int eh_frame_read_record(struct eh_frame_cursor *cur,
 	cur->end = cur->pos + len;
 
 	*id_addr = cur->pos;
-	return eh_frame_read_udata(cur, id_size, id);
+	return dwarf_read_udata(cur, id_size, id);
 }
 
-/* Decode the CIE at @cie_addr, reading through @cur. */
-static int eh_frame_decode_cie(const struct eh_frame_section *sec,
-			       struct eh_frame_cursor *cur,
-			       unsigned long cie_addr, struct eh_frame_cie *cie)
+/*
+ * Decode the CIE at @cie_addr, and copy its initial instructions.  Lookups
+ * keep what they decode (eh_frame_get_cie()): this runs once per CIE of a
+ * table with an index.
+ */
+static noinline_for_stack int
+eh_frame_decode_cie(const struct eh_frame_section *sec, unsigned long cie_addr,
+		    struct eh_frame_cie *cie)
 {
-	char aug[EH_FRAME_MAX_AUG];
+	unsigned int i, ptr_size = sec->ptr_size, len;
 	unsigned long id_addr, aug_end = 0;
-	unsigned int i, ptr_size = sec->ptr_size;
+	char aug[EH_FRAME_MAX_AUG];
+	struct dwarf_cursor cur;
 	u8 version, byte;
 	u64 val;
 	int ret;
 
-	eh_frame_cursor_init(cur, cie_addr, sec->eh_frame_end);
-	ret = eh_frame_read_record(cur, EH_FRAME_MAX_CIE_SIZE, &val, &id_addr);
+	dwarf_cursor_init(&cur, cie_addr, sec->eh_frame_end);
+	ret = eh_frame_read_record(&cur, EH_FRAME_MAX_CIE_SIZE, &val, &id_addr);
 	if (ret)
 		return ret;
 	/* The FDE's CIE pointer led to another FDE. */
 	if (val != EH_FRAME_CIE_ID)
 		return -EINVAL;
 
-	ret = eh_frame_read_u8(cur, &version);
+	ret = dwarf_read_u8(&cur, &version);
 	if (ret)
 		return ret;
 	if (version != 1 && version != 3 && version != 4)
 		return -EOPNOTSUPP;
 
 	for (i = 0; i < EH_FRAME_MAX_AUG; i++) {
-		ret = eh_frame_read_u8(cur, &byte);
+		ret = dwarf_read_u8(&cur, &byte);
 		if (ret)
 			return ret;
 		aug[i] = byte;
@@ -529,7 +534,7 @@ static int eh_frame_decode_cie(const struct eh_frame_section *sec,
 	/* Old GCC: "eh" is followed by a pointer to exception data. */
 	i = 0;
 	if (aug[0] == 'e' && aug[1] == 'h') {
-		ret = eh_frame_skip(cur, ptr_size);
+		ret = dwarf_skip(&cur, ptr_size);
 		if (ret)
 			return ret;
 		i = 2;
@@ -537,26 +542,26 @@ static int eh_frame_decode_cie(const struct eh_frame_section *sec,
 
 	/* Version 4 gives the address size and the segment selector size. */
 	if (version == 4) {
-		ret = eh_frame_read_u8(cur, &byte);
+		ret = dwarf_read_u8(&cur, &byte);
 		if (ret)
 			return ret;
 		if (byte != ptr_size)
 			return -EOPNOTSUPP;
-		ret = eh_frame_read_u8(cur, &byte);
+		ret = dwarf_read_u8(&cur, &byte);
 		if (ret)
 			return ret;
 		if (byte)
 			return -EOPNOTSUPP;
 	}
 
-	ret = eh_frame_read_uleb128(cur, &val);
+	ret = dwarf_read_uleb128(&cur, &val);
 	if (ret)
 		return ret;
 	if (val > U32_MAX)
 		return -EINVAL;
 	cie->code_align = val;
 
-	ret = eh_frame_read_leb128(cur, true, &val);
+	ret = dwarf_read_leb128(&cur, true, &val);
 	if (ret)
 		return ret;
 	if ((s64)val < S32_MIN || (s64)val > S32_MAX)
@@ -564,10 +569,10 @@ static int eh_frame_decode_cie(const struct eh_frame_section *sec,
 	cie->data_align = (s64)val;
 
 	if (version == 1) {
-		ret = eh_frame_read_u8(cur, &byte);
+		ret = dwarf_read_u8(&cur, &byte);
 		val = byte;
 	} else {
-		ret = eh_frame_read_uleb128(cur, &val);
+		ret = dwarf_read_uleb128(&cur, &val);
 	}
 	if (ret)
 		return ret;
@@ -585,12 +590,12 @@ static int eh_frame_decode_cie(const struct eh_frame_section *sec,
 	 * order.  Without 'z' no letter can be interpreted.
 	 */
 	if (aug[i] == 'z') {
-		ret = eh_frame_read_uleb128(cur, &val);
+		ret = dwarf_read_uleb128(&cur, &val);
 		if (ret)
 			return ret;
-		if (val > cur->end - cur->pos)
+		if (val > cur.end - cur.pos)
 			return -EINVAL;
-		aug_end = cur->pos + val;
+		aug_end = cur.pos + val;
 		cie->has_aug_data = true;
 		i++;
 	}
@@ -601,15 +606,15 @@ static int eh_frame_decode_cie(const struct eh_frame_section *sec,
 
 		switch (aug[i]) {
 		case 'L':	/* LSDA encoding: FDEs' data, skipped there */
-			ret = eh_frame_read_u8(cur, &byte);
+			ret = dwarf_read_u8(&cur, &byte);
 			break;
 		case 'P':	/* personality routine: not needed to unwind */
-			ret = eh_frame_read_u8(cur, &byte);
+			ret = dwarf_read_u8(&cur, &byte);
 			if (!ret)
-				ret = eh_frame_skip_pointer(cur, byte, ptr_size);
+				ret = dwarf_skip_pointer(&cur, byte, ptr_size);
 			break;
 		case 'R':	/* encoding of FDE addresses */
-			ret = eh_frame_read_u8(cur, &cie->fde_enc);
+			ret = dwarf_read_u8(&cur, &cie->fde_enc);
 			break;
 		case 'S':	/* signal frame */
 			cie->signal_frame = true;
@@ -622,30 +627,92 @@ static int eh_frame_decode_cie(const struct eh_frame_section *sec,
 	}
 
 	if (cie->has_aug_data) {
-		if (cur->pos > aug_end)
+		if (cur.pos > aug_end)
 			return -EINVAL;
-		cur->pos = aug_end;
+		cur.pos = aug_end;
 	}
 
-	cie->insns = cur->pos;
-	cie->insns_len = cur->end - cur->pos;
+	cie->insns = cur.pos;
+	cie->insns_len = cur.end - cur.pos;
+	/* A fault here leaves the instructions to be read where they are. */
+	len = min_t(unsigned int, cie->insns_len, EH_FRAME_CIE_INSNS_COPY);
+	cie->insns_copied = 0;
+	if (len && !copy_from_user(cie->init, (const void __user *)cie->insns,
+				   len))
+		cie->insns_copied = len;
 	return 0;
 }
 
+/* The CIE at @addr from the index's cache: false on a miss. */
+static bool eh_frame_cie_lookup(struct eh_frame_index *index,
+				unsigned long addr, struct eh_frame_cie *cie)
+{
+	unsigned int seq, i;
+	bool hit = false;
+
+	seq = read_seqcount_begin(&index->cie_seq);
+	for (i = 0; i < EH_FRAME_CIE_CACHE; i++) {
+		if (index->cies[i].addr == addr) {
+			*cie = index->cies[i].cie;
+			hit = true;
+			break;
+		}
+	}
+	/* A writer came by: the copy may be torn. */
+	if (read_seqcount_retry(&index->cie_seq, seq))
+		hit = false;
+	return hit;
+}
+
+/* Keep a decoded CIE, unless another writer is at it. */
+static void eh_frame_cie_insert(struct eh_frame_index *index,
+				unsigned long addr,
+				const struct eh_frame_cie *cie)
+{
+	struct eh_frame_cie_slot *slot;
+
+	if (!spin_trylock(&index->cie_lock))
+		return;
+	slot = &index->cies[index->cie_next];
+	index->cie_next = (index->cie_next + 1) % EH_FRAME_CIE_CACHE;
+	write_seqcount_begin(&index->cie_seq);
+	slot->addr = addr;
+	slot->cie = *cie;
+	write_seqcount_end(&index->cie_seq);
+	spin_unlock(&index->cie_lock);
+}
+
+static int eh_frame_get_cie(const struct eh_frame_section *sec,
+			    struct eh_frame_index *index, unsigned long addr,
+			    struct eh_frame_cie *cie)
+{
+	int ret;
+
+	if (index && eh_frame_cie_lookup(index, addr, cie))
+		return 0;
+	ret = eh_frame_decode_cie(sec, addr, cie);
+	if (!ret && index)
+		eh_frame_cie_insert(index, addr, cie);
+	return ret;
+}
+
 /*
- * Decode the FDE at @fde_addr and its CIE.  Not inlined: its cursor need not
- * stay on the stack while the instructions are evaluated.
+ * Read the FDE at @fde_addr into fde->raw, in one user access for most
+ * FDEs, and find its CIE: *@cie_addr, and in *@pos where the FDE's fields
+ * go on.
  */
 static noinline_for_stack int
-eh_frame_decode_fde(const struct eh_frame_section *sec, unsigned long fde_addr,
-		    struct eh_frame_fde *fde)
+eh_frame_read_fde(const struct eh_frame_section *sec, unsigned long fde_addr,
+		  struct eh_frame_fde *fde, unsigned long *cie_addr,
+		  unsigned long *pos, unsigned long *end)
 {
-	unsigned long id_addr, fde_pos, fde_end, pc_range;
-	struct eh_frame_cursor cur;
+	struct dwarf_cursor cur;
+	unsigned long id_addr;
 	u64 val;
 	int ret;
 
-	eh_frame_cursor_init(&cur, fde_addr, sec->eh_frame_end);
+	dwarf_cursor_init(&cur, fde_addr, sec->eh_frame_end);
+	fde->raw_len = dwarf_cursor_prefetch(&cur, fde->raw, sizeof(fde->raw));
 	ret = eh_frame_read_record(&cur, EH_FRAME_MAX_FDE_SIZE, &val, &id_addr);
 	if (ret)
 		return ret;
@@ -656,71 +723,101 @@ eh_frame_decode_fde(const struct eh_frame_section *sec, unsigned long fde_addr,
 	 */
 	if (val == EH_FRAME_CIE_ID || val > id_addr - sec->eh_frame_start)
 		return -EINVAL;
+	*cie_addr = id_addr - val;
+	*pos = cur.pos;
+	*end = cur.end;
+	return 0;
+}
 
-	/*
-	 * Cache seam: decoded CIEs are shared by many FDEs; a per-mm cache
-	 * keyed by the CIE address would replace this call.
-	 */
-	fde_pos = cur.pos;
-	fde_end = cur.end;
-	ret = eh_frame_decode_cie(sec, &cur, id_addr - val, &fde->cie);
-	if (ret)
-		return ret;
+/* The fields of the FDE at @fde_addr after the CIE pointer, at @pos. */
+static noinline_for_stack int
+eh_frame_parse_fde(const struct eh_frame_section *sec, unsigned long fde_addr,
+		   unsigned long pos, unsigned long end,
+		   struct eh_frame_fde *fde)
+{
+	unsigned long pc_range, avail;
+	struct dwarf_cursor cur;
+	u64 val;
+	int ret;
 
-	/* The CIE was read through the same cursor: pick up the FDE again. */
-	eh_frame_cursor_init(&cur, fde_pos, fde_end);
-
-	ret = eh_frame_read_pointer(&cur, fde->cie.fde_enc, sec->ptr_size, 0,
-				    &fde->pc_begin);
+	dwarf_cursor_init_copy(&cur, fde_addr, end, fde->raw,
+			       fde_addr + fde->raw_len);
+	cur.pos = pos;
+	ret = dwarf_read_pointer(&cur, fde->cie.fde_enc, sec->ptr_size, 0,
+				 &fde->pc_begin);
 	if (ret)
 		return ret;
 
 	/* The range has the size and format of the address, but no base. */
-	ret = eh_frame_read_pointer(&cur, fde->cie.fde_enc & DW_EH_PE_format_mask,
-				    sec->ptr_size, 0, &pc_range);
+	ret = dwarf_read_pointer(&cur, fde->cie.fde_enc & DW_EH_PE_format_mask,
+				 sec->ptr_size, 0, &pc_range);
 	if (ret)
 		return ret;
 	if (check_add_overflow(fde->pc_begin, pc_range, &fde->pc_end) ||
-	    eh_frame_addr(fde->pc_end, sec->ptr_size) != fde->pc_end)
+	    dwarf_addr(fde->pc_end, sec->ptr_size) != fde->pc_end)
 		return -EINVAL;
 
 	if (fde->cie.has_aug_data) {
-		ret = eh_frame_read_uleb128(&cur, &val);
+		ret = dwarf_read_uleb128(&cur, &val);
 		if (!ret)
-			ret = eh_frame_skip(&cur, val);
+			ret = dwarf_skip(&cur, val);
 		if (ret)
 			return ret;
 	}
 
 	fde->insns = cur.pos;
 	fde->insns_len = cur.end - cur.pos;
+	/* The instructions that came with the read, for cfi.c. */
+	avail = cur.pos < cur.kend ? cur.kend - cur.pos : 0;
+	fde->insns_copied = min_t(unsigned long, avail, fde->insns_len);
+	fde->insns_off = fde->insns_copied ? cur.pos - fde_addr : 0;
 	return 0;
 }
 
 /*
- * Find and decode the FDE that covers @pc: steps (a) and (b) of a lookup.
- * Not inlined, so that only the decoded FDE stays on the stack while its
- * instructions are evaluated.
+ * Decode the FDE at @fde_addr and its CIE: one user read for most FDEs,
+ * and one more when the CIE is not cached.  The CIE is decoded between
+ * the two halves, not inside them, which keeps the stack short.
  */
-static noinline_for_stack int
-eh_frame_find_fde(const struct eh_frame_section *sec, unsigned long pc,
-		  struct eh_frame_fde *fde)
+static int eh_frame_decode_fde(const struct eh_frame_section *sec,
+			       struct eh_frame_index *index,
+			       unsigned long fde_addr, struct eh_frame_fde *fde)
+{
+	unsigned long cie_addr, pos, end;
+	int ret;
+
+	ret = eh_frame_read_fde(sec, fde_addr, fde, &cie_addr, &pos, &end);
+	if (!ret)
+		ret = eh_frame_get_cie(sec, index, cie_addr, &fde->cie);
+	if (!ret)
+		ret = eh_frame_parse_fde(sec, fde_addr, pos, end, fde);
+	return ret;
+}
+
+/**
+ * eh_frame_find_fde - find and decode the FDE that covers a pc
+ * @sec: the section, set up by eh_frame_section_init()
+ * @index: its index, or NULL
+ * @pc: the address to look up; for a caller's frame, an address inside the
+ *	call instruction (return address - 1) unless the frame is a signal frame
+ * @fde: filled in on success, with the CIE
+ *
+ * Return: see eh_frame.h.
+ */
+int eh_frame_find_fde(const struct eh_frame_section *sec,
+		      struct eh_frame_index *index, unsigned long pc,
+		      struct eh_frame_fde *fde)
 {
 	unsigned long fde_addr;
 	int ret;
 
-	/* (a) .eh_frame_hdr: which FDE may cover pc */
-	ret = eh_frame_search_table(sec, pc, &fde_addr);
+	if (pc < sec->text_start || pc >= sec->text_end)
+		return -ENOENT;
+
+	ret = eh_frame_find_fde_addr(sec, index, pc, &fde_addr);
 	if (ret)
 		return ret;
-
-	/*
-	 * Cache seam: a per-mm cache of decoded FDEs (and their CIEs),
-	 * keyed by fde_addr, goes here.
-	 */
-
-	/* (b) the FDE and its CIE */
-	ret = eh_frame_decode_fde(sec, fde_addr, fde);
+	ret = eh_frame_decode_fde(sec, index, fde_addr, fde);
 	if (ret)
 		return ret;
 
@@ -730,41 +827,300 @@ eh_frame_find_fde(const struct eh_frame_section *sec, unsigned long pc,
 	return 0;
 }
 
-/**
- * eh_frame_find_frame - find the frame rules for a pc
- * @sec: the section, set up by eh_frame_section_init()
- * @regs: the DWARF numbers of the registers the rules are expressed in
- * @pc: the address to look up; for a caller's frame, an address inside the
- *	call instruction (return address - 1) unless the frame is a signal frame
- * @frame: filled in on success
- * @budget: if not NULL, what the walk may still spend on CFI instructions;
- *	less what this lookup ran on return
- *
- * A lookup is (a) a binary search of the .eh_frame_hdr table, (b) decoding
- * the FDE found and its CIE, and (c) running their instructions up to @pc.
- * Nothing is cached yet.
- *
- * Return: see eh_frame.h.
- */
-int eh_frame_find_frame(const struct eh_frame_section *sec,
-			const struct eh_frame_regs *regs, unsigned long pc,
-			struct unwind_user_frame *frame, unsigned int *budget)
+static struct eh_frame_index *eh_frame_index_alloc(unsigned int nr,
+						   size_t entry_size)
 {
-	struct eh_frame_fde fde;
+	struct eh_frame_index *index;
+	size_t bytes;
+
+	bytes = size_add(sizeof(*index), size_mul(nr, entry_size));
+	index = kvzalloc(bytes, GFP_KERNEL_ACCOUNT);
+	if (!index)
+		return NULL;
+	index->bytes = bytes;
+	index->nr = nr;
+	spin_lock_init(&index->cie_lock);
+	seqcount_spinlock_init(&index->cie_seq, &index->cie_lock);
+	return index;
+}
+
+/*
+ * The initial location of every block's first entry.  The table was checked
+ * to fit in the header; it is read a chunk at a time.
+ */
+static struct eh_frame_index *
+eh_frame_index_table(const struct eh_frame_section *sec, u8 *chunk)
+{
+	unsigned int stride = eh_frame_block_entries(sec);
+	unsigned int per_chunk = EH_FRAME_INDEX_CHUNK / (2 * sec->table_entry_size);
+	unsigned int nr = DIV_ROUND_UP(sec->fde_count, stride);
+	unsigned long chunk_addr = 0, loc, addr;
+	unsigned int i, entry, first = UINT_MAX;
+	struct eh_frame_index *index;
+	size_t len;
 	int ret;
 
-	if (pc < sec->text_start || pc >= sec->text_end)
-		return -ENOENT;
+	if ((unsigned long)sec->fde_count * 2 * sec->table_entry_size >
+	    EH_FRAME_INDEX_MAX_TABLE ||
+	    sec->text_end - sec->text_start > U32_MAX)
+		return ERR_PTR(-EFBIG);
 
-	ret = eh_frame_find_fde(sec, pc, &fde);
+	index = eh_frame_index_alloc(nr, sizeof(u32));
+	if (!index)
+		return ERR_PTR(-ENOMEM);
+	index->stride = stride;
+
+	for (i = 0; i < nr; i++) {
+		entry = i * stride;
+		if (first == UINT_MAX || entry >= first + per_chunk) {
+			first = entry;
+			chunk_addr = eh_frame_table_addr(sec, first, 0);
+			len = (size_t)min(per_chunk, sec->fde_count - first) *
+			      2 * sec->table_entry_size;
+			if (copy_from_user(chunk, (const void __user *)chunk_addr,
+					   len)) {
+				ret = -EFAULT;
+				goto fail;
+			}
+			cond_resched();
+		}
+		addr = eh_frame_table_addr(sec, entry, 0);
+		ret = eh_frame_table_read(sec, addr, chunk, chunk_addr, &loc);
+		if (ret)
+			goto fail;
+		index->data[i] = eh_frame_text_off(sec, loc);
+	}
+	return index;
+fail:
+	kvfree(index);
+	return ERR_PTR(ret);
+}
+
+/* A window of .eh_frame in kernel memory, for the walk through it. */
+struct eh_frame_scan {
+	const struct eh_frame_section	*sec;
+	struct eh_frame_index		*index;	/* for its CIE cache */
+	u8				*chunk;
+	unsigned long			start;	/* user address of chunk[0] */
+	unsigned long			len;
+	unsigned int			nr;	/* FDEs counted, or added */
+};
+
+/* Make the scan's chunk hold [pos, pos + want), or all up to the end. */
+static int eh_frame_scan_ensure(struct eh_frame_scan *scan, unsigned long pos,
+				unsigned long want)
+{
+	unsigned long end = scan->sec->eh_frame_end, len, left;
+
+	want = min(want, end - pos);
+	if (pos >= scan->start && pos - scan->start + want <= scan->len)
+		return 0;
+	len = min_t(unsigned long, end - pos, EH_FRAME_INDEX_CHUNK);
+	left = copy_from_user(scan->chunk, (const void __user *)pos, len);
+	scan->start = pos;
+	scan->len = len - left;
+	if (scan->len < want)
+		return -EFAULT;
+	cond_resched();
+	return 0;
+}
+
+/*
+ * The record of .eh_frame at *@pos: if it is an FDE with a non-empty range
+ * in the text, its range start in *@pc, else 0 there.  Moves *@pos past the
+ * record.  Returns 1 at the end (a zero length terminates .eh_frame, as
+ * libgcc's own scan takes it), 0, or an error.
+ */
+static int eh_frame_scan_record(struct eh_frame_scan *scan, unsigned long *pos,
+				unsigned long *pc)
+{
+	const struct eh_frame_section *sec = scan->sec;
+	unsigned long start = *pos, id_addr, range;
+	struct dwarf_cursor cur;
+	struct eh_frame_cie cie;
+	u64 id;
+	int ret;
+
+	*pc = 0;
+	if (start >= sec->eh_frame_end ||
+	    sec->eh_frame_end - start < 4)
+		return 1;
+	/* Length, CIE pointer, and the FDE's two address fields. */
+	ret = eh_frame_scan_ensure(scan, start, 12 + 8 + 2 * sizeof(u64));
+	if (ret)
+		return ret;
+	if (!get_unaligned((const u32 *)&scan->chunk[start - scan->start]))
+		return 1;
+
+	dwarf_cursor_init_copy(&cur, start, sec->eh_frame_end,
+			       &scan->chunk[start - scan->start],
+			       scan->start + scan->len);
+	ret = eh_frame_read_record(&cur, U32_MAX, &id, &id_addr);
+	if (ret)
+		return ret;
+	*pos = cur.end;
+	if (id == EH_FRAME_CIE_ID)
+		return 0;
+
+	if (id > id_addr - sec->eh_frame_start)
+		return -EINVAL;
+	ret = eh_frame_get_cie(sec, scan->index, id_addr - id, &cie);
+	/* An FDE of a CIE we do not handle is one we cannot use. */
+	if (ret == -EOPNOTSUPP)
+		return 0;
 	if (ret)
 		return ret;
 
-	/*
-	 * Cache seam: a per-mm cache of the rows found for recent pcs, keyed
-	 * by pc, goes here.
-	 */
+	ret = dwarf_read_pointer(&cur, cie.fde_enc, sec->ptr_size, 0, pc);
+	if (!ret)
+		ret = dwarf_read_pointer(&cur, cie.fde_enc & DW_EH_PE_format_mask,
+					 sec->ptr_size, 0, &range);
+	if (ret) {
+		*pc = 0;
+		return ret == -EOPNOTSUPP ? 0 : ret;
+	}
+	if (!range || *pc < sec->text_start || *pc >= sec->text_end)
+		*pc = 0;
+	return 0;
+}
 
-	/* (c) the rules of the row for pc */
-	return cfi_eval_frame(sec, regs, &fde, pc, frame, budget);
+static int eh_frame_index_ent_cmp(const void *a, const void *b)
+{
+	const struct eh_frame_index_ent *x = a, *y = b;
+
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	return x->fde < y->fde ? -1 : x->fde > y->fde;
+}
+
+/*
+ * Walk .eh_frame record by record, calling @fn for each FDE that covers
+ * text.  Bounded: the section is at most EH_FRAME_INDEX_MAX_BYTES (checked
+ * at init) and every record is at least 8 bytes long.
+ */
+static int eh_frame_scan(struct eh_frame_scan *scan,
+			 int (*fn)(struct eh_frame_scan *scan,
+				   unsigned long fde, unsigned long pc))
+{
+	unsigned long pos = scan->sec->eh_frame_start, start, pc;
+	int ret;
+
+	for (;;) {
+		start = pos;
+		ret = eh_frame_scan_record(scan, &pos, &pc);
+		if (ret)
+			return ret < 0 ? ret : 0;
+		if (pc) {
+			ret = fn(scan, start, pc);
+			if (ret)
+				return ret;
+		}
+	}
+}
+
+static int eh_frame_scan_count(struct eh_frame_scan *scan, unsigned long fde,
+			       unsigned long pc)
+{
+	if (scan->nr == EH_FRAME_INDEX_MAX_FDES)
+		return -EFBIG;
+	scan->nr++;
+	return 0;
+}
+
+static int eh_frame_scan_add(struct eh_frame_scan *scan, unsigned long fde,
+			     unsigned long pc)
+{
+	struct eh_frame_index_ent *ents = (void *)scan->index->data;
+	const struct eh_frame_section *sec = scan->sec;
+
+	/* The table grew since it was counted: the rest is left out. */
+	if (scan->nr == scan->index->nr)
+		return 1;
+	ents[scan->nr].pc = pc - sec->text_start;
+	ents[scan->nr].fde = fde - sec->eh_frame_start;
+	scan->nr++;
+	return 0;
+}
+
+/*
+ * Count the FDEs that cover text, then fill in their index in a second pass
+ * (the CIEs the first one decoded are kept), and sort it if the linker did
+ * not emit them in address order.
+ */
+static struct eh_frame_index *
+eh_frame_index_scan(const struct eh_frame_section *sec, u8 *chunk)
+{
+	struct eh_frame_scan scan = { .sec = sec, .chunk = chunk };
+	struct eh_frame_index_ent *ents;
+	struct eh_frame_index *index;
+	unsigned int i;
+	int ret;
+
+	/* The first pass only needs a CIE cache. */
+	scan.index = eh_frame_index_alloc(0, 0);
+	if (!scan.index)
+		return ERR_PTR(-ENOMEM);
+	ret = eh_frame_scan(&scan, eh_frame_scan_count);
+	if (ret)
+		goto fail;
+
+	index = eh_frame_index_alloc(scan.nr, sizeof(*ents));
+	if (!index) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	memcpy(index->cies, scan.index->cies, sizeof(index->cies));
+	kvfree(scan.index);
+	scan.index = index;
+	scan.nr = 0;
+	ret = eh_frame_scan(&scan, eh_frame_scan_add);
+	if (ret < 0)
+		goto fail;
+	index->nr = scan.nr;
+
+	ents = (void *)index->data;
+	for (i = 1; i < index->nr; i++) {
+		if (eh_frame_index_ent_cmp(&ents[i - 1], &ents[i]) > 0) {
+			sort_nonatomic(ents, index->nr, sizeof(*ents),
+				       eh_frame_index_ent_cmp, NULL);
+			break;
+		}
+	}
+	return index;
+fail:
+	kvfree(scan.index);
+	return ERR_PTR(ret);
+}
+
+/**
+ * eh_frame_index_build - build the index of a section
+ * @sec: the section, set up by eh_frame_section_init()
+ *
+ * Return: the index, or an ERR_PTR: see eh_frame.h.
+ */
+struct eh_frame_index *eh_frame_index_build(const struct eh_frame_section *sec)
+{
+	struct eh_frame_index *index;
+	u8 *chunk;
+
+	chunk = kmalloc(EH_FRAME_INDEX_CHUNK, GFP_KERNEL_ACCOUNT);
+	if (!chunk)
+		return ERR_PTR(-ENOMEM);
+	if (sec->table)
+		index = eh_frame_index_table(sec, chunk);
+	else
+		index = eh_frame_index_scan(sec, chunk);
+	kfree(chunk);
+	return index;
+}
+
+size_t eh_frame_index_bytes(const struct eh_frame_index *index)
+{
+	return index->bytes;
+}
+
+/* Free @index once RCU readers (/proc) cannot see it any more. */
+void eh_frame_index_free(struct eh_frame_index *index)
+{
+	kvfree_rcu(index, rcu);
 }

@@ -48,6 +48,7 @@ static int eh_frame_desc_from_user(int option, const void __user *uarg,
 	if (d->flags)
 		return -EINVAL;
 	if (d->format != PR_EH_FRAME_FORMAT_EH_FRAME_HDR &&
+	    d->format != PR_EH_FRAME_FORMAT_EH_FRAME &&
 	    d->format != PR_EH_FRAME_FORMAT_PE)
 		return -EINVAL;
 	if (caller_is_x32())
@@ -77,18 +78,28 @@ static int eh_frame_desc_from_user(int option, const void __user *uarg,
 	}
 
 	if (!d->eh_frame_size ||
-	    d->eh_frame_start + d->eh_frame_size < d->eh_frame_start ||
-	    !d->eh_frame_hdr_size ||
-	    d->eh_frame_hdr_start + d->eh_frame_hdr_size < d->eh_frame_hdr_start)
+	    d->eh_frame_start + d->eh_frame_size < d->eh_frame_start)
 		return -EINVAL;
-	if (d->eh_frame_start + d->eh_frame_size > TASK_SIZE ||
-	    d->eh_frame_hdr_start + d->eh_frame_hdr_size > TASK_SIZE)
+	if (d->eh_frame_start + d->eh_frame_size > TASK_SIZE)
 		return -ENOMEM;
+
+	/* A bare .eh_frame: the kernel indexes it, within a bound. */
+	if (d->format == PR_EH_FRAME_FORMAT_EH_FRAME) {
+		if (d->eh_frame_hdr_start || d->eh_frame_hdr_size)
+			return -EINVAL;
+	} else {
+		if (!d->eh_frame_hdr_size || !d->eh_frame_hdr_start ||
+		    d->eh_frame_hdr_start + d->eh_frame_hdr_size <
+		    d->eh_frame_hdr_start)
+			return -EINVAL;
+		if (d->eh_frame_hdr_start + d->eh_frame_hdr_size > TASK_SIZE)
+			return -ENOMEM;
+		desc->hdr_start = d->eh_frame_hdr_start;
+		desc->hdr_end = d->eh_frame_hdr_start + d->eh_frame_hdr_size;
+	}
 
 	desc->eh_frame_start = d->eh_frame_start;
 	desc->eh_frame_end = d->eh_frame_start + d->eh_frame_size;
-	desc->hdr_start = d->eh_frame_hdr_start;
-	desc->hdr_end = d->eh_frame_hdr_start + d->eh_frame_hdr_size;
 	desc->ptr_size = in_compat_syscall() ? 4 : sizeof(long);
 	return 0;
 }
@@ -115,7 +126,8 @@ int unwind_user_eh_frame_prctl(int option, const void __user *uarg,
 		return ret;
 
 	if (option == PR_REGISTER_EH_FRAME &&
-	    d.format != PR_EH_FRAME_FORMAT_EH_FRAME_HDR)
+	    d.format != PR_EH_FRAME_FORMAT_EH_FRAME_HDR &&
+	    d.format != PR_EH_FRAME_FORMAT_EH_FRAME)
 		return unwind_user_add_table(current->mm, d.format,
 					     desc.text_start, desc.text_end);
 	if (option == PR_REGISTER_EH_FRAME)

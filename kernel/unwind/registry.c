@@ -48,6 +48,7 @@
 #include <linux/unwind_user_registry.h>
 
 #include "cache.h"
+#include "cfi.h"
 #include "eh_frame.h"
 
 /* Enough for the largest programs seen (a few hundred objects) and Wine. */
@@ -70,7 +71,13 @@ struct unwind_user_table {
 
 struct unwind_user_entry {
 	struct unwind_user_table	table;
-	refcount_t			ref;	/* one per mm that holds it */
+	/* One per mm that holds it, and one per lookup that uses it. */
+	refcount_t			ref;
+	/*
+	 * .eh_frame: the index the first lookup built (set once), or an
+	 * ERR_PTR when it cannot be built; shared like the entry.
+	 */
+	struct eh_frame_index		*index;
 	struct rcu_head			rcu;
 };
 
@@ -140,6 +147,9 @@ static void entry_put(struct unwind_user_entry *e)
 	if (refcount_dec_and_test(&e->ref)) {
 		if (e->table.fmt)
 			module_put(e->table.fmt->owner);
+		/* Lookups use the index only while they hold a reference. */
+		if (!IS_ERR_OR_NULL(e->index))
+			eh_frame_index_free(e->index);
 		kfree_rcu(e, rcu);
 	}
 }
@@ -244,7 +254,7 @@ static int eh_frame_check_ranges(struct mm_struct *mm,
 	int ret;
 
 	ret = range_check(mm, text_start, text_end, VM_EXEC);
-	if (!ret)
+	if (!ret && hdr_start)
 		ret = range_check(mm, hdr_start, hdr_end, VM_READ);
 	if (!ret)
 		ret = range_check(mm, eh_frame_start, eh_frame_end, VM_READ);
@@ -305,10 +315,12 @@ static int registry_add_locked(struct mm_struct *mm,
 	return 0;
 }
 
+/* A header is optional: hdr_start 0 (and hdr_end 0) says there is none. */
 static int eh_frame_desc_valid(const struct unwind_user_eh_frame *desc)
 {
 	if (desc->text_start >= desc->text_end ||
-	    desc->hdr_start >= desc->hdr_end ||
+	    (desc->hdr_start ? desc->hdr_start >= desc->hdr_end :
+			       desc->hdr_end) ||
 	    desc->eh_frame_start >= desc->eh_frame_end)
 		return -EINVAL;
 	if (desc->ptr_size != 4 && desc->ptr_size != sizeof(long))
@@ -343,7 +355,8 @@ eh_frame_entry_create(const struct unwind_user_eh_frame *desc,
 	}
 	e->table.start = desc->text_start;
 	e->table.end = desc->text_end;
-	e->table.format = PR_EH_FRAME_FORMAT_EH_FRAME_HDR;
+	e->table.format = desc->hdr_start ? PR_EH_FRAME_FORMAT_EH_FRAME_HDR :
+					    PR_EH_FRAME_FORMAT_EH_FRAME;
 	e->table.id = atomic64_inc_return(&registry_next_id);
 	refcount_set(&e->ref, 1);
 	return e;
@@ -603,6 +616,7 @@ void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm)
 	struct unwind_user_cache_stats stats;
 	const struct eh_frame_section *sec;
 	struct unwind_user_cache *cache;
+	struct eh_frame_index *index;
 	struct unwind_user_entry *e;
 
 	rcu_read_lock();
@@ -616,10 +630,17 @@ void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm)
 			continue;
 		}
 		sec = &e->table.eh_frame;
-		seq_printf(m, "%lx-%lx eh_frame_hdr %lx %lu eh_frame %lx %lu\n",
-			   e->table.start, e->table.end, sec->hdr_start,
-			   sec->hdr_end - sec->hdr_start, sec->eh_frame_start,
+		seq_printf(m, "%lx-%lx ", e->table.start, e->table.end);
+		if (sec->hdr_start)
+			seq_printf(m, "eh_frame_hdr %lx %lu ", sec->hdr_start,
+				   sec->hdr_end - sec->hdr_start);
+		seq_printf(m, "eh_frame %lx %lu", sec->eh_frame_start,
 			   sec->eh_frame_end - sec->eh_frame_start);
+		/* Freed after a grace period, as the entry is. */
+		index = smp_load_acquire(&e->index);
+		if (!IS_ERR_OR_NULL(index))
+			seq_printf(m, " index %zu", eh_frame_index_bytes(index));
+		seq_putc(m, '\n');
 	}
 	rcu_read_unlock();
 
@@ -757,6 +778,8 @@ void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
 		moved->table.end += delta;
 		moved->table.id = atomic64_inc_return(&registry_next_id);
 		refcount_set(&moved->ref, 1);
+		/* The old entry's index goes with it; the next lookup builds one. */
+		moved->index = NULL;
 
 		registry_erase(mm, &mas, e);
 		if (registry_add_locked(mm, moved))
@@ -765,8 +788,9 @@ void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
 }
 
 /*
- * Drop the entry a lookup found corrupt, unless it is gone already: one bad
- * object costs one failed lookup, not one per sample.  The id tells whether
+ * Drop the entry a lookup found corrupt (or, without a header, too large to
+ * index), unless it is gone already: one bad object costs one failed
+ * lookup, not one per sample.  The id tells whether
  * the entry now in the tree is the one the lookup saw, even if its memory
  * was freed and reused for a new registration since.
  */
@@ -792,8 +816,10 @@ static void registry_drop(struct mm_struct *mm,
 	 * layout to dynamic debug.
 	 */
 	if (dropped) {
-		pr_info_ratelimited("unwind_user: %s[%d]: dropped a corrupt unwind table (%d)\n",
-				    current->comm, task_pid_nr(current), err);
+		pr_info_ratelimited("unwind_user: %s[%d]: dropped %s unwind table (%d)\n",
+				    current->comm, task_pid_nr(current),
+				    err == -EFBIG ? "an unindexable" : "a corrupt",
+				    err);
 		pr_debug("unwind_user: %s[%d]: bad table for %#lx-%#lx\n",
 			 current->comm, task_pid_nr(current), seen->start,
 			 seen->end);
@@ -819,13 +845,15 @@ int unwind_user_cache_flush(struct mm_struct *mm)
 }
 
 /*
- * Keep a frame found under generation @gen, creating @mm's cache at its
- * first frame: most mms are never unwound and need none.
+ * Keep a frame found under generation @gen, and what its lookup cost the
+ * walk, creating @mm's cache at its first frame: most mms are never unwound
+ * and need none.
  */
 static void registry_cache_frame(struct mm_struct *mm,
 				 struct unwind_user_cache *cache,
 				 unsigned long pc, unsigned int ws, u64 gen,
-				 const struct unwind_user_frame *frame)
+				 const struct unwind_user_frame *frame,
+				 unsigned int cost)
 {
 	struct unwind_user_cache *old;
 
@@ -840,7 +868,92 @@ static void registry_cache_frame(struct mm_struct *mm,
 			cache = old;
 		}
 	}
-	unwind_user_cache_insert(cache, pc, ws, gen, frame);
+	unwind_user_cache_insert(cache, pc, ws, gen, frame, cost);
+}
+
+/*
+ * The index of @e, built by the first lookup that needs it, or NULL while
+ * there is none.  A failure that may pass (no memory, a fault) is tried
+ * again by a later lookup; any other is kept, and a table without a header
+ * is then of no use: -EFBIG or -EINVAL in *@err drops it.
+ */
+static struct eh_frame_index *registry_index(struct unwind_user_entry *e,
+					     const struct eh_frame_section *sec,
+					     int *err)
+{
+	struct eh_frame_index *index, *old;
+
+	*err = 0;
+	/* Pairs with the cmpxchg_release() below: the index is built. */
+	index = smp_load_acquire(&e->index);
+	if (index)
+		goto out;
+	index = eh_frame_index_build(sec);
+	if (IS_ERR(index) && (PTR_ERR(index) == -ENOMEM ||
+			      PTR_ERR(index) == -EFAULT)) {
+		*err = PTR_ERR(index);
+		return NULL;
+	}
+	/* Another thread of the mm, or of a fork relative, may be quicker. */
+	old = cmpxchg_release(&e->index, NULL, index);
+	if (old) {
+		if (!IS_ERR(index))
+			kvfree(index);
+		index = old;
+	}
+out:
+	if (!IS_ERR(index))
+		return index;
+	if (!sec->table)
+		*err = PTR_ERR(index);
+	return NULL;
+}
+
+/*
+ * The CFI row of @pc: find and decode its FDE, run its instructions.  Not
+ * inlined: the decoded FDE leaves the stack with it.
+ */
+static noinline_for_stack int
+registry_eh_frame_row(const struct eh_frame_section *sec,
+		      struct eh_frame_index *index,
+		      const struct eh_frame_regs *regs, unsigned long pc,
+		      struct cfi_row *row, unsigned int *budget)
+{
+	struct eh_frame_fde fde;
+	int ret;
+
+	ret = eh_frame_find_fde(sec, index, pc, &fde);
+	if (ret)
+		return ret;
+	return cfi_find_row(sec, regs, &fde, pc, row, budget);
+}
+
+/*
+ * The frame rules of @pc in @e's table: its index (built first, if need
+ * be), the row, the rules, one after the other on the stack.
+ */
+static int registry_eh_frame_lookup(struct unwind_user_entry *e,
+				    const struct eh_frame_section *sec,
+				    const struct eh_frame_regs *regs,
+				    unsigned long pc,
+				    struct unwind_user_frame *frame,
+				    unsigned int *budget)
+{
+	struct eh_frame_index *index;
+	struct cfi_row row;
+	int ret;
+
+	if (pc < sec->text_start || pc >= sec->text_end)
+		return -ENOENT;
+	index = registry_index(e, sec, &ret);
+	if (ret == -EFBIG || ret == -EINVAL)
+		return ret;
+	if (!index && !sec->table)
+		return ret ? ret : -EOPNOTSUPP;
+	ret = registry_eh_frame_row(sec, index, regs, pc, &row, budget);
+	if (ret)
+		return ret;
+	return cfi_row_frame(sec, regs, &row, pc, frame);
 }
 
 /**
@@ -867,6 +980,7 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 	struct unwind_user_cache *cache;
 	struct unwind_user_table seen;
 	struct unwind_user_entry *e;
+	unsigned int cost;
 	u64 gen;
 	int ret;
 
@@ -880,15 +994,26 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 	 */
 	gen = atomic64_read_acquire(&mm->unwind_user_gen);
 	cache = READ_ONCE(mm->unwind_user_cache);
-	if (cache && unwind_user_cache_lookup(cache, pc, ws, gen, frame))
+	if (cache && unwind_user_cache_lookup(cache, pc, ws, gen, frame, &cost)) {
+		/* What the lookup cost, and where the walk ends, as without. */
+		if (cost > *budget) {
+			*budget = 0;
+			return -EOPNOTSUPP;
+		}
+		*budget -= cost;
 		return 0;
+	}
 
 	rcu_read_lock();
 	e = mas_walk(&mas);
 	if (entry_is_live(e)) {
 		seen = e->table;
-		/* The handler's module stays while the lookup runs. */
-		if (seen.fmt && !try_module_get(seen.fmt->owner))
+		/*
+		 * The handler's module stays while the lookup runs, and so does
+		 * an .eh_frame entry, for its index.
+		 */
+		if (seen.fmt ? !try_module_get(seen.fmt->owner) :
+			       !refcount_inc_not_zero(&e->ref))
 			e = NULL;
 	}
 	rcu_read_unlock();
@@ -912,15 +1037,20 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 	}
 
 	/* A table for the other word size says nothing about this task. */
+	cost = *budget;
 	if (seen.eh_frame.ptr_size != ws)
-		return -ENOENT;
-	if (!*budget)
-		return -EOPNOTSUPP;
-	ret = eh_frame_find_frame(&seen.eh_frame, regs, pc, frame, budget);
-	if (ret == -EINVAL)
+		ret = -ENOENT;
+	else if (!*budget)
+		ret = -EOPNOTSUPP;
+	else
+		ret = registry_eh_frame_lookup(e, &seen.eh_frame, regs, pc,
+					       frame, budget);
+	entry_put(e);
+	if (ret == -EINVAL || ret == -EFBIG)
 		registry_drop(mm, &seen, ret);
 	if (!ret)
-		registry_cache_frame(mm, cache, pc, ws, gen, frame);
+		registry_cache_frame(mm, cache, pc, ws, gen, frame,
+				     cost - *budget);
 	return ret;
 }
 

@@ -4,10 +4,12 @@
  * this process's own live stack, 64 distinct functions deep (bench_rec.c),
  * with:
  *
- *  (a) this project's engine: eh_frame_find_frame() and the kernel's rule
- *      application (walk.c), reading memory through the fake
- *      copy_from_user(), whose regions here map to themselves: each loaded
- *      object's .eh_frame_hdr and .eh_frame, and the stack;
+ *  (a) this project's engine: the kernel's own walk, unwind_user() of
+ *      kernel/unwind/user.c (walk.c), with the registry's lookup (the row
+ *      cache, then the table: eh_frame_find_fde() and cfi_eval_frame()),
+ *      reading memory through the fake copy_from_user(), whose regions here
+ *      map to themselves: each loaded object's .eh_frame_hdr and .eh_frame,
+ *      and the stack;
  *  (b) a frame-pointer walk, over the same recursion built with frame
  *      pointers;
  *  (c) libunwind's unw_backtrace();
@@ -19,15 +21,18 @@
  * frames or the engine's return addresses for the recursion differ from
  * _Unwind_Backtrace's, the independent truth.
  *
- * The engine runs three ways: without the row cache (every frame is a
- * binary search of .eh_frame_hdr, an FDE and CIE decode and a CFI
- * evaluation, and every read is a copy_from_user(): here a search of the
- * region table and a memcpy(); in the kernel, a user access with its fault
- * handling), with the cache cold (a new registry generation before every
- * walk: each frame is a miss, a lookup and an insert), and warm (the
- * frames of the previous walk are rows: a hash probe, then the stack
- * reads the rules need).  The cache comes before the object search, as
- * it comes before the registry's tree in the kernel.
+ * The engine runs four ways: without the tables' indexes and the row cache
+ * (every frame is a binary search of .eh_frame_hdr in user memory, an FDE
+ * and CIE decode and a CFI evaluation, and every read is a
+ * copy_from_user(): here a memcpy() from the region; in the kernel, a user
+ * access with its fault handling), with the indexes the registry builds at
+ * a table's first lookup (one read of a block of the search table, one of
+ * the FDE; the CIEs cached), with the row cache cold as well (a new
+ * registry generation before every walk: each frame is a miss, a lookup
+ * and an insert), and warm (the frames of the previous walk are rows: a
+ * hash probe, then the stack reads the rules need).  The cache comes
+ * before the object search, as it comes before the registry's tree in the
+ * kernel.
  *
  * With a PE32+ image as argument (make bench passes a mingw DLL), it also
  * times the PE unwinder (kernel/unwind/pe.c) on it: Windows code cannot
@@ -46,10 +51,12 @@
 #include <unwind.h>
 #include <libunwind.h>
 
+#include <linux/err.h>
 #include <linux/unaligned.h>
 
 #include "../../../kernel/unwind/cache.h"
 #include "../../../kernel/unwind/eh_frame.h"
+#include "lookup.h"
 #include "../../../kernel/unwind/pe.h"
 #include "bench.h"
 #include "fake_user.h"
@@ -71,6 +78,9 @@ struct object {
 	unsigned long		text_start;
 	unsigned long		text_end;
 	struct eh_frame_section	sec;
+	struct eh_frame_index	*index;	/* built at its first lookup */
+	double			index_ns; /* what building it took */
+	unsigned long		index_copies;
 };
 
 static struct object objects[MAX_OBJECTS];
@@ -84,6 +94,7 @@ enum { CACHE_OFF, CACHE_COLD, CACHE_WARM };
 static struct unwind_user_cache *bench_cache;
 static u64 bench_gen = 1;
 static int cache_mode;
+static bool use_index;
 
 /* libgcc's unwinder, from libgcc_s: libunwind exports these names too. */
 static _Unwind_Reason_Code (*gcc_backtrace)(_Unwind_Trace_Fn fn, void *arg);
@@ -159,7 +170,7 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-static const struct object *find_object(unsigned long pc)
+static struct object *find_object(unsigned long pc)
 {
 	unsigned int i;
 
@@ -170,15 +181,60 @@ static const struct object *find_object(unsigned long pc)
 	return NULL;
 }
 
+static double now_ns(void);
+
+/* The index of @obj, built as the registry builds it: at its first lookup. */
+static struct eh_frame_index *object_index(struct object *obj)
+{
+	unsigned long copies = fake_user_copies;
+	double t0;
+
+	if (!use_index || obj->index)
+		return use_index ? obj->index : NULL;
+	t0 = now_ns();
+	obj->index = eh_frame_index_build(&obj->sec);
+	obj->index_ns = now_ns() - t0;
+	obj->index_copies = fake_user_copies - copies;
+	if (IS_ERR(obj->index)) {
+		fprintf(stderr, "bench: index: %ld\n", PTR_ERR(obj->index));
+		obj->index = NULL;
+	}
+	return obj->index;
+}
+
+/* The registry's lookup: the row cache, then the table of the pc's object. */
+static int engine_find(unsigned long pc, unsigned int *budget,
+		       struct unwind_user_frame *frame)
+{
+	unsigned int cost, before = *budget;
+	struct object *obj;
+
+	if (cache_mode != CACHE_OFF &&
+	    unwind_user_cache_lookup(bench_cache, pc, sizeof(long), bench_gen,
+				     frame, &cost)) {
+		if (cost > *budget) {
+			*budget = 0;
+			return -EOPNOTSUPP;
+		}
+		*budget -= cost;
+		return 0;
+	}
+	obj = find_object(pc);
+	if (!obj)
+		return -ENOENT;
+	engine_stop = eh_lookup(&obj->sec, object_index(obj), &regs_x86_64, pc,
+				frame, budget);
+	if (!engine_stop && cache_mode != CACHE_OFF)
+		unwind_user_cache_insert(bench_cache, pc, sizeof(long), bench_gen,
+					 frame, before - *budget);
+	return engine_stop;
+}
+
 /* (a) This project's engine, from the registers at a point in this function. */
 static noinline int
 engine_unwind(unsigned long frame, unsigned long *ips, int max)
 {
 	struct walk_state st = { .ws = sizeof(long), .topmost = true };
-	struct unwind_user_frame rules;
-	const struct object *obj;
-	unsigned long pc;
-	int n = 0;
 
 	/* A pc, and the sp and fp that its CFI row describes. */
 	asm volatile("lea 1f(%%rip), %0\n1:\n\t"
@@ -196,34 +252,18 @@ engine_unwind(unsigned long frame, unsigned long *ips, int max)
 	if (cache_mode == CACHE_COLD)
 		bench_gen++;
 
-	while (n < max) {
-		ips[n++] = st.ip;
-		/* A caller's pc is inside its call instruction. */
-		pc = st.topmost ? st.ip : st.ip - 1;
-		if (cache_mode != CACHE_OFF &&
-		    unwind_user_cache_lookup(bench_cache, pc, sizeof(long),
-					     bench_gen, &rules)) {
-			engine_stop = walk_next(&st, &rules);
-			if (engine_stop || st.done)
-				break;
-			continue;
-		}
-		obj = find_object(pc);
-		if (!obj) {
-			engine_stop = -ENOENT;
-			break;
-		}
-		engine_stop = eh_frame_find_frame(&obj->sec, &regs_x86_64, pc,
-						  &rules, NULL);
-		if (engine_stop)
-			break;
-		if (cache_mode != CACHE_OFF)
-			unwind_user_cache_insert(bench_cache, pc, sizeof(long),
-						 bench_gen, &rules);
-		engine_stop = walk_next(&st, &rules);
-		if (engine_stop || st.done)
-			break;
-	}
+	engine_stop = 0;
+	return walk_unwind(&st, engine_find, ips, max);
+}
+
+static noinline int
+engine_index_unwind(unsigned long frame, unsigned long *ips, int max)
+{
+	int n;
+
+	use_index = true;
+	n = engine_unwind(frame, ips, max);
+	use_index = false;
 	return n;
 }
 
@@ -233,7 +273,7 @@ engine_cold_unwind(unsigned long frame, unsigned long *ips, int max)
 	int n;
 
 	cache_mode = CACHE_COLD;
-	n = engine_unwind(frame, ips, max);
+	n = engine_index_unwind(frame, ips, max);
 	cache_mode = CACHE_OFF;
 	return n;
 }
@@ -244,7 +284,7 @@ engine_warm_unwind(unsigned long frame, unsigned long *ips, int max)
 	int n;
 
 	cache_mode = CACHE_WARM;
-	n = engine_unwind(frame, ips, max);
+	n = engine_index_unwind(frame, ips, max);
 	cache_mode = CACHE_OFF;
 	return n;
 }
@@ -310,15 +350,20 @@ libgcc_unwind(unsigned long frame, unsigned long *ips, int max)
 
 static struct method methods[] = {
 	{ .name = "frame pointers (fp build)", .unwind = fp_unwind },
-	{ .name = "eh_frame engine (no cache)", .unwind = engine_unwind },
+	{ .name = "engine, no index, no cache", .unwind = engine_unwind },
+	{ .name = "engine, index, no cache", .unwind = engine_index_unwind },
 	{ .name = "engine, row cache cold", .unwind = engine_cold_unwind },
 	{ .name = "engine, row cache warm", .unwind = engine_warm_unwind },
 	{ .name = "libunwind unw_backtrace", .unwind = libunwind_unwind },
 	{ .name = "libgcc _Unwind_Backtrace", .unwind = libgcc_unwind },
 };
 
-enum { M_FP, M_ENGINE, M_ENGINE_COLD, M_ENGINE_WARM, M_LIBUNWIND, M_LIBGCC };
-#define NR_ENGINES	3
+enum {
+	M_FP, M_ENGINE, M_ENGINE_INDEX, M_ENGINE_COLD, M_ENGINE_WARM,
+	M_LIBUNWIND, M_LIBGCC
+};
+
+#define NR_ENGINES	4
 
 static double now_ns(void)
 {
@@ -608,6 +653,12 @@ int main(int argc, char **argv)
 	unwind_user_cache_get_stats(bench_cache, &cst);
 	printf("row cache: %lu rows, %lu bytes; warm walk hit rate %.1f%%\n",
 	       cst.rows, cst.bytes, 100 * warm_hit_rate);
+	for (i = 0; i < (int)nr_objects; i++) {
+		if (objects[i].index)
+			printf("index of object %d: %zu bytes, built in %.1f us with %lu reads\n",
+			       i, eh_frame_index_bytes(objects[i].index),
+			       objects[i].index_ns / 1000, objects[i].index_copies);
+	}
 	printf("engine: walk ended with %d%s\n", engine_stop,
 	       engine_stop ? "" : " (outermost frame: RA undefined)");
 

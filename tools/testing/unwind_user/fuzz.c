@@ -18,6 +18,8 @@
  * behaviour).
  */
 #include <errno.h>
+#include <linux/err.h>
+#include <linux/slab.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,8 @@
 #include "../../../kernel/unwind/cfi_expr.h"
 #include "../../../kernel/unwind/dwarf.h"
 #include "../../../kernel/unwind/eh_frame.h"
+#include "../../../kernel/unwind/dwarf_read.h"
+#include "lookup.h"
 #include "fake_user.h"
 #include "fuzz.h"
 #include "walk.h"
@@ -141,6 +145,7 @@ static bool frame_same(const struct unwind_user_frame *a,
 	       !memcmp(&a->ra, &b->ra, sizeof(a->ra)) &&
 	       !memcmp(&a->fp, &b->fp, sizeof(a->fp)) &&
 	       a->sp_off == b->sp_off &&
+	       !memcmp(&a->sp_deref, &b->sp_deref, sizeof(a->sp_deref)) &&
 	       !memcmp(&a->signal, &b->signal, sizeof(a->signal));
 }
 
@@ -152,23 +157,31 @@ static void check_cache(unsigned long pc, int ret,
 			const struct unwind_user_frame *frame)
 {
 	struct unwind_user_frame cached;
+	unsigned int cost;
 
 	if (!fz.cache) {
 		fz.cache = unwind_user_cache_alloc();
 		FUZZ_ASSERT(fz.cache, "no cache");
 	}
 	memset(&cached, 0x3c, sizeof(cached));
-	if (unwind_user_cache_lookup(fz.cache, pc, fz.ptr_size, fz.gen, &cached))
+	if (unwind_user_cache_lookup(fz.cache, pc, fz.ptr_size, fz.gen, &cached,
+				     &cost))
 		FUZZ_ASSERT(!ret && frame_same(frame, &cached),
 			    "pc %#lx: cached frame, lookup now %d or other rules",
 			    pc, ret);
 	if (ret)
 		return;
-	unwind_user_cache_insert(fz.cache, pc, fz.ptr_size, fz.gen, frame);
+	unwind_user_cache_insert(fz.cache, pc, fz.ptr_size, fz.gen, frame, 1);
 	FUZZ_ASSERT(unwind_user_cache_lookup(fz.cache, pc, fz.ptr_size, fz.gen,
-					     &cached) &&
+					     &cached, &cost) &&
 		    frame_same(frame, &cached), "pc %#lx: row lost or changed", pc);
 }
+
+/* Lookups of one input: its pc, and the functions it picks. */
+#define FUZZ_PICKS	ARRAY_SIZE(((struct fuzz_input *)0)->picks)
+
+/* The index of the section being looked up in, or NULL. */
+static struct eh_frame_index *fz_index;
 
 /* One lookup, with the checks that apply to every lookup. */
 static int lookup(const struct eh_frame_section *sec, unsigned long pc,
@@ -181,7 +194,7 @@ static int lookup(const struct eh_frame_section *sec, unsigned long pc,
 	fake_user_copies = 0;
 	/* Poison: on success every field must have been written. */
 	memset(frame, 0x5a, sizeof(*frame));
-	ret = eh_frame_find_frame(sec, fz.regs, pc, frame, NULL);
+	ret = eh_lookup(sec, fz_index, fz.regs, pc, frame, NULL);
 	FUZZ_ASSERT(ret == 0 || is_error(ret), "pc %#lx: ret %d", pc, ret);
 	FUZZ_ASSERT(fake_user_copies <= FUZZ_MAX_COPIES, "pc %#lx: %lu copies",
 		    pc, fake_user_copies);
@@ -194,7 +207,7 @@ static int lookup(const struct eh_frame_section *sec, unsigned long pc,
 	/* A lookup keeps no state: the same again gives the same. */
 	if (twice) {
 		memset(&again, 0xa5, sizeof(again));
-		ret2 = eh_frame_find_frame(sec, fz.regs, pc, &again, NULL);
+		ret2 = eh_lookup(sec, fz_index, fz.regs, pc, &again, NULL);
 		FUZZ_ASSERT(ret2 == ret, "pc %#lx: %d, then %d", pc, ret, ret2);
 		FUZZ_ASSERT(ret || frame_same(frame, &again),
 			    "pc %#lx: frame differs, or a field not written", pc);
@@ -207,6 +220,9 @@ static int lookup(const struct eh_frame_section *sec, unsigned long pc,
 		check_rule(&frame->fp, "fp", false);
 		FUZZ_ASSERT(*(const u8 *)&frame->signal <= 1, "signal %#x",
 			    *(const u8 *)&frame->signal);
+		/* The .eh_frame reader never loads the caller's sp. */
+		FUZZ_ASSERT(*(const u8 *)&frame->sp_deref == 0, "sp_deref %#x",
+			    *(const u8 *)&frame->sp_deref);
 	}
 	return ret;
 }
@@ -222,12 +238,12 @@ static int fuzz_find(unsigned long pc, unsigned int *budget,
 static int table_loc(const struct eh_frame_section *sec, unsigned int idx,
 		     unsigned long *loc)
 {
-	struct eh_frame_cursor cur;
+	struct dwarf_cursor cur;
 	unsigned long addr;
 
 	addr = sec->table + (unsigned long)idx * 2 * sec->table_entry_size;
-	eh_frame_cursor_init(&cur, addr, addr + sec->table_entry_size);
-	return eh_frame_read_pointer(&cur, sec->table_enc, sec->ptr_size,
+	dwarf_cursor_init(&cur, addr, addr + sec->table_entry_size);
+	return dwarf_read_pointer(&cur, sec->table_enc, sec->ptr_size,
 				     sec->hdr_start, loc);
 }
 
@@ -424,17 +440,104 @@ static void check_hole(const struct fuzz_case *c, int hole_init,
 		    "pc %#lx: other rules without the hole", pc);
 }
 
+/*
+ * Bound on the copy_from_user() calls of an index build: the sections of an
+ * input are at most 64 KiB, read twice in 4 KiB chunks, and each of its
+ * FDEs may name a CIE the index has not cached (two reads at most).
+ */
+#define FUZZ_MAX_BUILD_COPIES	65536
+
+/* Build the index of @sec, as the registry does at the first lookup. */
+static struct eh_frame_index *build_index(const struct eh_frame_section *sec)
+{
+	struct eh_frame_index *index;
+	long err;
+
+	fake_user_copies = 0;
+	index = eh_frame_index_build(sec);
+	FUZZ_ASSERT(fake_user_copies <= FUZZ_MAX_BUILD_COPIES,
+		    "index: %lu copies", fake_user_copies);
+	if (!IS_ERR(index))
+		return index;
+	err = PTR_ERR(index);
+	FUZZ_ASSERT(err == -EFAULT || err == -EINVAL || err == -EFBIG ||
+		    err == -ENOMEM, "index: %ld", err);
+	return NULL;
+}
+
+/* Is the search table sorted?  Then its index finds what it finds. */
+static bool table_sorted(const struct eh_frame_section *sec)
+{
+	unsigned long loc, prev = 0;
+	unsigned int i;
+
+	for (i = 0; i < sec->fde_count; i++) {
+		if (table_loc(sec, i, &loc) || loc < prev)
+			return false;
+		prev = loc;
+	}
+	return true;
+}
+
+/*
+ * The lookups of @pcs again with the index of the search table, which must
+ * give what the binary search in user memory gave, where the table is
+ * sorted and nothing faults; then with the index of .eh_frame alone, the
+ * section registered without its header, which must keep every invariant.
+ */
+static void check_index(const struct fuzz_case *c, struct eh_frame_section *sec,
+			const unsigned long *pcs, const int *rets,
+			const struct unwind_user_frame *frames, unsigned int n)
+{
+	struct unwind_user_eh_frame desc = {
+		.text_start = sec->text_start, .text_end = sec->text_end,
+		.eh_frame_start = sec->eh_frame_start,
+		.eh_frame_end = sec->eh_frame_end, .ptr_size = fz.ptr_size,
+	};
+	bool compare = !(c->in.flags & FUZZ_F_HOLE) && table_sorted(sec);
+	struct eh_frame_section bare;
+	struct unwind_user_frame frame;
+	unsigned int i;
+	int ret;
+
+	/* Rows cached from other lookups are no truth for these. */
+	fz.gen++;
+	fz_index = build_index(sec);
+	for (i = 0; fz_index && i < n; i++) {
+		ret = lookup(sec, pcs[i], &frame, true);
+		FUZZ_ASSERT(!compare ||
+			    (ret == rets[i] && (ret || frame_same(&frame, &frames[i]))),
+			    "pc %#lx: %d with the index, %d without", pcs[i],
+			    ret, rets[i]);
+	}
+	if (fz_index)
+		kvfree(fz_index);
+	fz_index = NULL;
+
+	ret = eh_frame_section_init(&bare, &desc, NULL);
+	FUZZ_ASSERT(!ret || ret == -EFBIG, "init without the header: %d", ret);
+	if (ret)
+		return;
+	fz.gen++;
+	fz_index = build_index(&bare);
+	for (i = 0; fz_index && i < n; i++)
+		lookup(&bare, pcs[i], &frame, true);
+	if (fz_index)
+		kvfree(fz_index);
+	fz_index = NULL;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct unwind_user_frame first, frame;
+	struct unwind_user_frame first, frames[1 + FUZZ_PICKS];
+	unsigned long pc, loc, pcs[1 + FUZZ_PICKS];
+	int init, ret = 0, rets[1 + FUZZ_PICKS];
 	struct eh_frame_section sec;
+	unsigned int i, n = 0;
 	struct fuzz_case c;
-	unsigned long pc, loc;
 	bool hole;
-	unsigned int i;
-	int init, ret = 0;
 
 	if (size < sizeof(c.in))
 		return -1;	/* not worth keeping in the corpus */
@@ -460,15 +563,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ret = walk(&sec, pc, FUZZ_STACK_BASE + c.in.sp_off,
 			   FUZZ_STACK_BASE + c.in.fp_off,
 			   c.in.steps % (FUZZ_MAX_STEPS + 1), &first);
+		pcs[n] = pc;
+		rets[n] = ret;
+		frames[n++] = first;
 
 		/* The first instruction of a few functions the table names. */
 		for (i = 0; sec.fde_count && i < ARRAY_SIZE(c.in.picks); i++) {
-			if (!table_loc(&sec, c.in.picks[i] % sec.fde_count, &loc))
-				lookup(&sec, loc, &frame, false);
+			if (table_loc(&sec, c.in.picks[i] % sec.fde_count, &loc))
+				continue;
+			pcs[n] = loc;
+			rets[n] = lookup(&sec, loc, &frames[n], false);
+			n++;
 		}
 	}
 	if (hole)
 		check_hole(&c, init, &sec, pc, ret, &first);
+	if (!init) {
+		/* check_hole() mapped all of the section: map the hole again. */
+		if (hole)
+			map_and_init(&c, true, &sec);
+		check_index(&c, &sec, pcs, rets, frames, n);
+	}
 
 	/* The first byte of the stack: the length of an expression after it. */
 	if (fz.stack_len)

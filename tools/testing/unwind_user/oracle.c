@@ -2,7 +2,7 @@
 /*
  * Look up frames in a real ELF file with the kernel's .eh_frame code.
  *
- *	oracle FILE < pcs
+ *	oracle [--index | --no-header] FILE < pcs
  *
  * The PT_LOAD segments of FILE are placed in the fake user address space at
  * their p_vaddr (plus a bias for ET_DYN objects, so that nothing depends on
@@ -19,6 +19,11 @@
  * where a rule is "sp+8", "fp+16", "r10+0" (register + offset), "*sp+8" (the
  * value saved there), "c-8" (saved at CFA - 8), "v+8" (CFA + 8), "same" or
  * "undef".  The first line is "init ERR" or "init ok".
+ *
+ * --index looks up with the index the kernel builds of the header's search
+ * table; --no-header registers .eh_frame alone (its section header gives
+ * it), as for gcc -static programs, and looks up with the index the kernel
+ * builds of it.  Each mode must agree with readelf on its own.
  */
 #include <elf.h>
 #include <errno.h>
@@ -26,7 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/err.h>
+
 #include "../../../kernel/unwind/eh_frame.h"
+#include "lookup.h"
 #include "fake_user.h"
 
 static const struct eh_frame_regs regs_x86_64 = { .sp = 7, .fp = 6, .ra = 16 };
@@ -41,6 +49,58 @@ struct segment {
 	unsigned long offset;
 	unsigned int flags;
 };
+
+static enum { MODE_TABLE, MODE_INDEX, MODE_NO_HEADER } mode;
+
+/* A section header of either class. */
+struct section {
+	unsigned long name, addr, size, offset;
+};
+
+static int get_section(const unsigned char *file, size_t size, unsigned int i,
+		       struct section *sec)
+{
+	if (file[EI_CLASS] == ELFCLASS64) {
+		const Elf64_Ehdr *eh = (const Elf64_Ehdr *)file;
+		const Elf64_Shdr *sh = (const Elf64_Shdr *)(file + eh->e_shoff) + i;
+
+		if (i >= eh->e_shnum || eh->e_shoff + (i + 1) * sizeof(*sh) > size)
+			return -1;
+		*sec = (struct section){ sh->sh_name, sh->sh_addr, sh->sh_size,
+					 sh->sh_offset };
+	} else {
+		const Elf32_Ehdr *eh = (const Elf32_Ehdr *)file;
+		const Elf32_Shdr *sh = (const Elf32_Shdr *)(file + eh->e_shoff) + i;
+
+		if (i >= eh->e_shnum || eh->e_shoff + (i + 1) * sizeof(*sh) > size)
+			return -1;
+		*sec = (struct section){ sh->sh_name, sh->sh_addr, sh->sh_size,
+					 sh->sh_offset };
+	}
+	return 0;
+}
+
+/* The address and size of the section named @want, from section headers. */
+static int find_section(const unsigned char *file, size_t size, const char *want,
+			unsigned long *addr, unsigned long *len)
+{
+	unsigned int i, strndx = file[EI_CLASS] == ELFCLASS64 ?
+		((const Elf64_Ehdr *)file)->e_shstrndx :
+		((const Elf32_Ehdr *)file)->e_shstrndx;
+	struct section str, sec;
+
+	if (get_section(file, size, strndx, &str))
+		return -1;
+	for (i = 0; !get_section(file, size, i, &sec); i++) {
+		if (str.offset + sec.name >= size ||
+		    strcmp((const char *)file + str.offset + sec.name, want))
+			continue;
+		*addr = sec.addr;
+		*len = sec.size;
+		return 0;
+	}
+	return -1;
+}
 
 static const char *err_name(int err)
 {
@@ -122,6 +182,7 @@ int main(int argc, char **argv)
 	struct unwind_user_eh_frame desc;
 	unsigned long text_start = ~0UL, text_end = 0;
 	const struct eh_frame_regs *regs;
+	struct eh_frame_index *index = NULL;
 	struct eh_frame_section sec;
 	unsigned long lookups = 0;
 	unsigned char *file;
@@ -129,8 +190,15 @@ int main(int argc, char **argv)
 	size_t size;
 	int ret;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s ELF < pcs\n", argv[0]);
+	if (argc == 3 && !strcmp(argv[1], "--index")) {
+		mode = MODE_INDEX;
+		argv++;
+	} else if (argc == 3 && !strcmp(argv[1], "--no-header")) {
+		mode = MODE_NO_HEADER;
+		argv++;
+	} else if (argc != 2) {
+		fprintf(stderr, "usage: %s [--index | --no-header] ELF < pcs\n",
+			argv[0]);
 		return 2;
 	}
 	file = read_file(argv[1], &size);
@@ -192,7 +260,16 @@ int main(int argc, char **argv)
 			};
 		}
 	}
-	if (!hdr_size) {
+	if (mode == MODE_NO_HEADER) {
+		unsigned long addr, len;
+
+		if (find_section(file, size, ".eh_frame", &addr, &len) || !len) {
+			fprintf(stderr, "%s: no .eh_frame section\n", argv[1]);
+			return 2;
+		}
+		eh_start = addr;
+		eh_end = addr + len;
+	} else if (!hdr_size) {
 		fprintf(stderr, "%s: no PT_GNU_EH_FRAME\n", argv[1]);
 		return 2;
 	}
@@ -211,7 +288,8 @@ int main(int argc, char **argv)
 				text_end = segs[i].vaddr + segs[i].memsz;
 		}
 		/* .eh_frame is in the segment of .eh_frame_hdr (binfmt's rule) */
-		if (hdr >= segs[i].vaddr && hdr < segs[i].vaddr + segs[i].filesz) {
+		if (mode != MODE_NO_HEADER && hdr >= segs[i].vaddr &&
+		    hdr < segs[i].vaddr + segs[i].filesz) {
 			eh_start = segs[i].vaddr;
 			eh_end = segs[i].vaddr + segs[i].filesz;
 		}
@@ -223,10 +301,23 @@ int main(int argc, char **argv)
 		.hdr_start = bias + hdr, .hdr_end = bias + hdr + hdr_size,
 		.ptr_size = ptr_size,
 	};
+	if (mode == MODE_NO_HEADER) {
+		desc.hdr_start = 0;
+		desc.hdr_end = 0;
+	}
 	ret = eh_frame_section_init(&sec, &desc, NULL);
+	if (!ret && mode != MODE_TABLE) {
+		index = eh_frame_index_build(&sec);
+		if (IS_ERR(index))
+			ret = PTR_ERR(index);
+	}
 	printf("init %s\n", ret ? err_name(ret) : "ok");
 	if (ret)
 		return 0;
+	if (index)
+		fprintf(stderr, "# %s: index of %zu bytes, %lu %s and %lu bytes to build\n",
+			argv[1], eh_frame_index_bytes(index), fake_user_copies,
+			"copy_from_user calls", fake_user_bytes);
 
 	fake_user_copies = 0;
 	fake_user_bytes = 0;
@@ -236,7 +327,7 @@ int main(int argc, char **argv)
 		unsigned long pc = strtoul(line, NULL, 16);
 
 		lookups++;
-		ret = eh_frame_find_frame(&sec, regs, bias + pc, &frame, NULL);
+		ret = eh_lookup(&sec, index, regs, bias + pc, &frame, NULL);
 		if (ret) {
 			printf("%lx %s\n", pc, err_name(ret));
 			continue;

@@ -50,6 +50,9 @@ def main():
                     ["%s (%d)" % (fn.split(":")[-1], size.get(fn, 0))] + best[1])
         return memo[fn]
 
+    if resolve(root) not in size:
+        print("stack: no function %s in the call graphs" % root)
+        return 1
     total, chain = deepest(root)
     print("stack: %d bytes: %s" % (total, " -> ".join(chain)))
     if total > limit:

@@ -4,6 +4,8 @@
  * through a fake user address space.  Prints TAP.
  */
 #include <errno.h>
+#include <linux/err.h>
+#include <linux/slab.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +14,11 @@
 #include "../../../kernel/unwind/cache.h"
 #include "../../../kernel/unwind/cfi_expr.h"
 #include "../../../kernel/unwind/dwarf.h"
+#include "../../../kernel/unwind/dwarf_read.h"
 #include "../../../kernel/unwind/eh_frame.h"
 #include "builder.h"
 #include "fake_user.h"
+#include "lookup.h"
 #include "walk.h"
 
 static struct test_sec T;
@@ -161,6 +165,8 @@ static const char *err_name(int err)
 	case -EFAULT: return "-EFAULT";
 	case -EINVAL: return "-EINVAL";
 	case -EOPNOTSUPP: return "-EOPNOTSUPP";
+	case -ENOMEM: return "-ENOMEM";
+	case -EFBIG: return "-EFBIG";
 	}
 	sprintf(buf, "%d", err);
 	return buf;
@@ -172,6 +178,56 @@ static const char *err_name(int err)
 static struct eh_frame_section S;
 static const struct eh_frame_regs *R = &regs64;
 static unsigned long text_start = TEST_TEXT_START, text_end = TEST_TEXT_END;
+
+/*
+ * How a lookup finds its FDE: by a binary search of the header's table in
+ * user memory, with the index built from that table, or with the index of
+ * .eh_frame alone (the section registered without its header).  Most tests
+ * run in every mode, and must give the same results in each.
+ */
+enum lookup_mode { MODE_TABLE, MODE_INDEX, MODE_SCAN, NR_MODES };
+/*
+ * The tests of the header itself, and of what an unsupported or corrupt
+ * record does to a lookup: without a header, the index skips the FDEs of a
+ * CIE it does not handle (-ENOENT, not -EOPNOTSUPP) and a corrupt record
+ * makes the whole table unusable, as the registry makes it for a corrupt
+ * table with a header.  test_no_header covers those.
+ */
+#define HDR_MODES	(BIT(MODE_TABLE) | BIT(MODE_INDEX))
+static const char * const mode_names[] = { "", " [index]", " [no header]" };
+static enum lookup_mode mode;
+
+/* S's index, built as the registry builds it: at the first lookup. */
+static struct eh_frame_index *S_index;
+static bool S_index_tried;
+static int S_index_err;
+
+static void drop_index(void)
+{
+	if (S_index)
+		kvfree(S_index);
+	S_index = NULL;
+	S_index_tried = false;
+	S_index_err = 0;
+}
+
+/* The lookup of kernel/unwind/registry.c, in the current mode. */
+static int unit_lookup(unsigned long pc, struct unwind_user_frame *frame,
+		       unsigned int *budget)
+{
+	if (mode != MODE_TABLE && !S_index_tried) {
+		S_index_tried = true;
+		S_index = eh_frame_index_build(&S);
+		if (IS_ERR(S_index)) {
+			S_index_err = PTR_ERR(S_index);
+			S_index = NULL;
+		}
+	}
+	/* Without a header, a table the index cannot be built for is lost. */
+	if (mode == MODE_SCAN && !S_index)
+		return S_index_err;
+	return eh_lookup(&S, S_index, R, pc, frame, budget);
+}
 
 /*
  * eh_frame_section_init() of S for a header at @hdr, with no bound below
@@ -188,6 +244,13 @@ static int test_section_init(unsigned long hdr, unsigned long hdr_size,
 		.ptr_size = ptr_size,
 	};
 
+	drop_index();
+	/* No header: .eh_frame from where the builder put it. */
+	if (mode == MODE_SCAN) {
+		desc.hdr_start = 0;
+		desc.hdr_end = 0;
+		desc.eh_frame_start = TEST_EH_ADDR;
+	}
 	return eh_frame_section_init(&S, &desc, NULL);
 }
 
@@ -231,7 +294,7 @@ static void expect_at(int line, unsigned long pc, int want_ret,
 	int ret;
 
 	memset(&got, 0x5a, sizeof(got));
-	ret = eh_frame_find_frame(&S, R, pc, &got, NULL);
+	ret = unit_lookup(pc, &got, NULL);
 	if (ret != want_ret) {
 		fail(line, "pc %#lx: got %s, want %s", pc, err_name(ret),
 		     err_name(want_ret));
@@ -285,7 +348,7 @@ static int eval_at(const u8 *insns, size_t len, unsigned long off,
 	ret = setup();
 	if (ret)
 		return ret;
-	return eh_frame_find_frame(&S, R, F0 + off, frame, NULL);
+	return unit_lookup(F0 + off, frame, NULL);
 }
 
 #define EXPECT_EVAL(insns, off, err)					\
@@ -1425,14 +1488,14 @@ static void test_expr_bounds(void)
 	 * Through cfi.c the operator bound never stops an expression: it
 	 * reads 16 bytes at most, so 16 operators of one byte.
 	 */
-	static_assert(CFI_EXPR_MAX_OPS >= EH_FRAME_WINDOW_SIZE);
+	static_assert(CFI_EXPR_MAX_OPS >= DWARF_CURSOR_BUF_SIZE);
 	memset(expr, DW_OP_nop, sizeof(expr));
-	ret = cfi_expr_rule(DW_CFA_expression, expr, EH_FRAME_WINDOW_SIZE, F0,
+	ret = cfi_expr_rule(DW_CFA_expression, expr, DWARF_CURSOR_BUF_SIZE, F0,
 			    &regs64, &rule, &regno);
 	CHECK(!ret && rule.type == UNWIND_USER_RULE_CFA_OFF_DEREF && !rule.off,
 	      "16 nops: %s", err_name(ret));
 	ret = cfi_expr_rule(DW_CFA_def_cfa_expression, expr,
-			    EH_FRAME_WINDOW_SIZE, F0, &regs64, &rule, &regno);
+			    DWARF_CURSOR_BUF_SIZE, F0, &regs64, &rule, &regno);
 	CHECK(ret == -EINVAL, "16 nops for the CFA: %s", err_name(ret));
 
 	/* The register of a rule is a DWARF number, for cfi.c to map ... */
@@ -2068,7 +2131,7 @@ static int lookup_with_fde_at(size_t off)
 	map_sec(&T);
 	if (init())
 		return 1;
-	return eh_frame_find_frame(&S, R, F0, &f, NULL);
+	return unit_lookup(F0, &f, NULL);
 }
 
 static void test_bad_records(void)
@@ -2258,7 +2321,7 @@ static void test_unsorted_table(void)
 		h.order = orders[i];
 		CHECK(setup_hdr(&h) == 0, "init");
 		for (j = 0; j < 3; j++) {
-			ret = eh_frame_find_frame(&S, R, F0 + j * 0x100 + 0x80, &f, NULL);
+			ret = unit_lookup(F0 + j * 0x100 + 0x80, &f, NULL);
 			if (ret == -ENOENT)
 				continue;
 			CHECK(ret == 0, "order %u pc %u: %s", i, j, err_name(ret));
@@ -2286,6 +2349,210 @@ static void test_unsorted_table(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* The index (eh_frame_index_build()) */
+
+/* Add an FDE at @pc with CFA rsp + @off, for the CIE at @cie_off. */
+static void fde_with_cfa(size_t cie_off, u64 pc, u8 off)
+{
+	const u8 insns[] = { DW_CFA_def_cfa_offset, off };
+	struct fde_opts f = default_fde(pc, 0x100, insns, sizeof(insns));
+
+	add_fde(&T, cie_off, &f);
+}
+
+/*
+ * .eh_frame alone, as gcc -static programs have it: every FDE in text is
+ * found through the index, in any order, whatever CIE it has; a terminator
+ * ends the section; a corrupt record or an unreadable byte loses the table.
+ */
+static void test_no_header(void)
+{
+	struct cie_opts c = default_cie(), v2 = default_cie();
+	size_t cie1, cie2, bad;
+	unsigned long copies;
+
+	/* FDEs out of address order, under two CIEs. */
+	reset(8);
+	cie1 = add_cie(&T, &c);
+	fde_with_cfa(cie1, F0 + 0x200, 48);
+	fde_with_cfa(cie1, F0, 16);
+	c.data_align = -4;
+	cie2 = add_cie(&T, &c);
+	fde_with_cfa(cie2, F0 + 0x100, 32);
+	/* One outside the text, one empty: not indexed. */
+	fde_with_cfa(cie2, TEST_TEXT_END + 0x100, 64);
+	{
+		struct fde_opts e = default_fde(F0 + 0x300, 0, NULL, 0);
+
+		add_fde(&T, cie1, &e);
+	}
+	/* Version 2 CIEs do not exist: its FDE is skipped. */
+	v2.version = 2;
+	bad = add_cie(&T, &v2);
+	fde_with_cfa(bad, F0 + 0x400, 80);
+	/* Past a terminator nothing is .eh_frame any more. */
+	add_terminator(&T);
+	fde_with_cfa(cie1, F0 + 0x500, 96);
+
+	EXPECT_INIT(0);
+	EXPECT(F0 + 0x10, SP(16), AT_CFA(-8), RETAIN);
+	/* The second CIE's data alignment factor scales the RA's offset. */
+	EXPECT(F0 + 0x110, SP(32), AT_CFA(-4), RETAIN);
+	EXPECT(F0 + 0x210, SP(48), AT_CFA(-8), RETAIN);
+	CHECK(S_index && eh_frame_index_bytes(S_index) >= 3 * 8,
+	      "index: %s", S_index ? "too small" : err_name(S_index_err));
+	EXPECT_ERR(F0 + 0x310, -ENOENT);
+	EXPECT_ERR(F0 + 0x410, -ENOENT);
+	EXPECT_ERR(F0 + 0x510, -ENOENT);
+	EXPECT_ERR(F0 - 0x10, -ENOENT);
+
+	/* Built once: a lookup reads the FDE, in one go, and nothing else. */
+	fake_user_copies = 0;
+	EXPECT(F0 + 0x150, SP(32), AT_CFA(-4), RETAIN);
+	copies = fake_user_copies;
+	CHECK(copies == 1, "a lookup: %lu reads", copies);
+
+	/* A record running past the end: the table is corrupt. */
+	reset(8);
+	cie1 = add_cie(&T, &c);
+	fde_with_cfa(cie1, F0, 16);
+	bad = T.eh.len;
+	fde_with_cfa(cie1, F0 + 0x100, 32);
+	memcpy(T.eh.b + bad, "\x00\x10\x00\x00", 4);
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0 + 0x10, -EINVAL);
+
+	/* An unreadable page in .eh_frame: no index, a fault, try later. */
+	reset(8);
+	cie1 = add_cie(&T, &c);
+	fde_with_cfa(cie1, F0, 16);
+	EXPECT_INIT(0);
+	fake_user_reset();
+	fake_user_map(TEST_EH_ADDR, T.eh.b, 8);
+	EXPECT_ERR(F0 + 0x10, -EFAULT);
+
+	/* No memory for the index: the same. */
+	reset(8);
+	cie1 = add_cie(&T, &c);
+	fde_with_cfa(cie1, F0, 16);
+	EXPECT_INIT(0);
+	slab_fail_next = 1;
+	EXPECT_ERR(F0 + 0x10, -ENOMEM);
+	slab_fail_next = 0;
+}
+
+/* Far more FDEs than the index takes, and a section too large to read. */
+static void test_no_header_bounds(void)
+{
+	const unsigned int n = EH_FRAME_INDEX_MAX_FDES + 1;
+	const size_t cie_len = 24, fde_len = 20;
+	struct unwind_user_eh_frame desc = {
+		.text_start = TEST_TEXT_START,
+		.text_end = TEST_TEXT_START + 4UL * n,
+		.eh_frame_start = TEST_EH_ADDR,
+		.eh_frame_end = TEST_EH_ADDR + cie_len + n * fde_len,
+		.ptr_size = 8,
+	};
+	struct eh_frame_index *index;
+	struct eh_frame_section sec;
+	unsigned int i;
+	size_t off;
+	u8 *eh;
+
+	eh = calloc(1, cie_len + n * fde_len);
+	CHECK(eh, "no memory");
+	if (!eh)
+		return;
+	/*
+	 * A zR CIE (pcrel sdata4), then n FDEs of 4 bytes of text each; the
+	 * lengths in the machine's byte order, the rest is bytes.
+	 */
+	{
+		u32 len = cie_len - 4;
+
+		memcpy(eh, &len, 4);
+		memcpy(eh + 4, "\x00\x00\x00\x00\x01zR\x00\x01\x78\x10\x01\x1b"
+		       "\x0c\x07\x08\x90\x01\x00\x00", cie_len - 4);
+	}
+	for (i = 0, off = cie_len; i < n; i++, off += fde_len) {
+		u32 len = fde_len - 4, ptr = off + 4;
+		s32 pc = TEST_TEXT_START + 4 * i - (TEST_EH_ADDR + off + 8);
+		u32 range = 4;
+
+		memcpy(eh + off, &len, 4);
+		memcpy(eh + off + 4, &ptr, 4);
+		memcpy(eh + off + 8, &pc, 4);
+		memcpy(eh + off + 12, &range, 4);
+	}
+	fake_user_reset();
+	fake_user_map(TEST_EH_ADDR, eh, desc.eh_frame_end - TEST_EH_ADDR);
+	CHECK(!eh_frame_section_init(&sec, &desc, NULL), "init");
+	index = eh_frame_index_build(&sec);
+	CHECK(IS_ERR(index) && PTR_ERR(index) == -EFBIG, "%u FDEs: %s", n,
+	      IS_ERR(index) ? err_name(PTR_ERR(index)) : "an index");
+	if (!IS_ERR(index))
+		kvfree(index);
+
+	/* One FDE fewer is at the bound: indexed. */
+	desc.eh_frame_end -= fde_len;
+	CHECK(!eh_frame_section_init(&sec, &desc, NULL), "init");
+	index = eh_frame_index_build(&sec);
+	CHECK(!IS_ERR(index), "%u FDEs: %s", n - 1,
+	      IS_ERR(index) ? err_name(PTR_ERR(index)) : "");
+	if (!IS_ERR(index)) {
+		struct eh_frame_fde fde;
+
+		CHECK(!eh_frame_find_fde(&sec, index, TEST_TEXT_START + 4 * (n - 2) + 1,
+					 &fde) && fde.pc_begin == TEST_TEXT_START + 4 * (n - 2),
+		      "the last FDE");
+		kvfree(index);
+	}
+	free(eh);
+
+	/* Too much .eh_frame to read through is refused before any read. */
+	desc.eh_frame_end = TEST_EH_ADDR + EH_FRAME_INDEX_MAX_BYTES + 1;
+	CHECK(eh_frame_section_init(&sec, &desc, NULL) == -EFBIG,
+	      "a section over the bound");
+	desc.eh_frame_end = TEST_EH_ADDR + 4096;
+	desc.text_end = desc.text_start + 0x100000000UL;
+	CHECK(eh_frame_section_init(&sec, &desc, NULL) == -EFBIG,
+	      "text over 4 GiB");
+}
+
+/*
+ * The index of a header's table: a lookup reads one block of the table and
+ * the FDE; the CIE comes from the index's cache after its first use.
+ */
+static void test_index_reads(void)
+{
+	struct cie_opts c = default_cie();
+	struct unwind_user_frame f;
+	unsigned int i;
+	size_t cie;
+
+	reset(8);
+	cie = add_cie(&T, &c);
+	for (i = 0; i < MAX_FDES; i++)
+		fde_with_cfa(cie, F0 + 0x100 * i, 16 + i);
+	EXPECT_INIT(0);
+	EXPECT(F0 + 0x10, SP(16), AT_CFA(-8), RETAIN);
+	for (i = 0; i < MAX_FDES; i++) {
+		fake_user_copies = 0;
+		EXPECT(F0 + 0x100 * i + 0x80, SP(16 + i), AT_CFA(-8), RETAIN);
+		CHECK(fake_user_copies == 2, "FDE %u: %lu reads", i,
+		      fake_user_copies);
+	}
+	/* Without the index, the same lookup is a binary search. */
+	mode = MODE_TABLE;
+	drop_index();
+	fake_user_copies = 0;
+	CHECK(!unit_lookup(F0 + 0x80, &f, NULL), "table");
+	CHECK(fake_user_copies > 2, "without the index: %lu reads",
+	      fake_user_copies);
+	mode = MODE_INDEX;
+}
+
+/* ------------------------------------------------------------------ */
 /* Walks: kernel/unwind/user.c (walk.c) over a fake stack */
 
 #define STK		0x7f0000UL	/* the stack */
@@ -2303,7 +2570,7 @@ static int find_in_sec(unsigned long pc, unsigned int *budget,
 	if (nr_looked_up < ARRAY_SIZE(looked_up))
 		looked_up[nr_looked_up] = pc;
 	nr_looked_up++;
-	return eh_frame_find_frame(&S, R, pc, frame, budget);
+	return unit_lookup(pc, frame, budget);
 }
 
 static void put_word(unsigned long addr, unsigned long val)
@@ -2837,7 +3104,7 @@ static void lookup_all(struct golden *g)
 
 	for (i = 0; i < ARRAY_SIZE(rich_pcs); i++) {
 		memset(&g[i].frame, 0, sizeof(g[i].frame));
-		g[i].ret = eh_frame_find_frame(&S, R, rich_pcs[i], &g[i].frame, NULL);
+		g[i].ret = unit_lookup(rich_pcs[i], &g[i].frame, NULL);
 	}
 }
 
@@ -3033,6 +3300,7 @@ static void test_cache_rows(void)
 	struct unwind_user_cache_stats st;
 	struct unwind_user_cache *c;
 	unsigned long pc = 0x401234, other = pc, i, hits;
+	unsigned int cost = 0;
 
 	slab_fail_next = 1;
 	CHECK(!unwind_user_cache_alloc(), "allocated without memory");
@@ -3042,24 +3310,25 @@ static void test_cache_rows(void)
 		return;
 
 	/* A new cache knows nothing, not even pc 0 of generation 0. */
-	CHECK(!unwind_user_cache_lookup(c, pc, 8, 1, &got), "empty: hit");
-	CHECK(!unwind_user_cache_lookup(c, 0, 8, 0, &got), "empty row: hit");
+	CHECK(!unwind_user_cache_lookup(c, pc, 8, 1, &got, &cost), "empty: hit");
+	CHECK(!unwind_user_cache_lookup(c, 0, 8, 0, &got, &cost), "empty row: hit");
 
-	unwind_user_cache_insert(c, pc, 8, 1, &a);
+	unwind_user_cache_insert(c, pc, 8, 1, &a, 7);
 	memset(&got, 0x5a, sizeof(got));
-	CHECK(unwind_user_cache_lookup(c, pc, 8, 1, &got) && frame_eq(&got, &a) &&
+	CHECK(unwind_user_cache_lookup(c, pc, 8, 1, &got, &cost) && frame_eq(&got, &a) &&
 	      got.sp_off == a.sp_off, "hit: other frame");
-	CHECK(!unwind_user_cache_lookup(c, pc + 1, 8, 1, &got), "other pc: hit");
-	CHECK(!unwind_user_cache_lookup(c, pc, 4, 1, &got), "other word size: hit");
+	CHECK(cost == 7, "hit: cost %u, want the lookup's 7", cost);
+	CHECK(!unwind_user_cache_lookup(c, pc + 1, 8, 1, &got, &cost), "other pc: hit");
+	CHECK(!unwind_user_cache_lookup(c, pc, 4, 1, &got, &cost), "other word size: hit");
 	/* Any change of the registry bumps the generation: a miss. */
-	CHECK(!unwind_user_cache_lookup(c, pc, 8, 2, &got), "next generation: hit");
-	CHECK(!unwind_user_cache_lookup(c, pc, 8, 0, &got), "older generation: hit");
+	CHECK(!unwind_user_cache_lookup(c, pc, 8, 2, &got, &cost), "next generation: hit");
+	CHECK(!unwind_user_cache_lookup(c, pc, 8, 0, &got, &cost), "older generation: hit");
 
 	/* The row is replaced by what a lookup under a new generation found. */
-	unwind_user_cache_insert(c, pc, 8, 2, &b);
-	CHECK(unwind_user_cache_lookup(c, pc, 8, 2, &got) && frame_eq(&got, &b) &&
+	unwind_user_cache_insert(c, pc, 8, 2, &b, 7);
+	CHECK(unwind_user_cache_lookup(c, pc, 8, 2, &got, &cost) && frame_eq(&got, &b) &&
 	      got.sp_off == b.sp_off, "new generation: other frame");
-	CHECK(!unwind_user_cache_lookup(c, pc, 8, 1, &got), "old row still there");
+	CHECK(!unwind_user_cache_lookup(c, pc, 8, 1, &got, &cost), "old row still there");
 
 	/*
 	 * Eviction: the pcs of a set share its rows, the oldest goes first.
@@ -3067,16 +3336,16 @@ static void test_cache_rows(void)
 	 */
 	for (i = 0; i < UNWIND_USER_CACHE_WAYS - 1; i++) {
 		other = cache_collider(other);
-		unwind_user_cache_insert(c, other, 8, 2, &a);
+		unwind_user_cache_insert(c, other, 8, 2, &a, 7);
 	}
-	CHECK(unwind_user_cache_lookup(c, pc, 8, 2, &got) && frame_eq(&got, &b),
+	CHECK(unwind_user_cache_lookup(c, pc, 8, 2, &got, &cost) && frame_eq(&got, &b),
 	      "evicted with room left in the set");
-	CHECK(unwind_user_cache_lookup(c, other, 8, 2, &got) && frame_eq(&got, &a),
+	CHECK(unwind_user_cache_lookup(c, other, 8, 2, &got, &cost) && frame_eq(&got, &a),
 	      "the newest pc: miss");
 	other = cache_collider(other);
-	unwind_user_cache_insert(c, other, 8, 2, &a);
-	CHECK(!unwind_user_cache_lookup(c, pc, 8, 2, &got), "oldest row not evicted");
-	CHECK(unwind_user_cache_lookup(c, other, 8, 2, &got) && frame_eq(&got, &a),
+	unwind_user_cache_insert(c, other, 8, 2, &a, 7);
+	CHECK(!unwind_user_cache_lookup(c, pc, 8, 2, &got, &cost), "oldest row not evicted");
+	CHECK(unwind_user_cache_lookup(c, other, 8, 2, &got, &cost) && frame_eq(&got, &a),
 	      "the new pc: miss");
 
 	unwind_user_cache_get_stats(c, &st);
@@ -3085,9 +3354,9 @@ static void test_cache_rows(void)
 
 	/* Bounded: many more pcs than rows, no more rows than the bound hit. */
 	for (i = 0; i < 16 * UNWIND_USER_CACHE_ROWS; i++)
-		unwind_user_cache_insert(c, 0x10000 + 4 * i, 8, 3, &a);
+		unwind_user_cache_insert(c, 0x10000 + 4 * i, 8, 3, &a, 7);
 	for (i = hits = 0; i < 16 * UNWIND_USER_CACHE_ROWS; i++)
-		hits += unwind_user_cache_lookup(c, 0x10000 + 4 * i, 8, 3, &got);
+		hits += unwind_user_cache_lookup(c, 0x10000 + 4 * i, 8, 3, &got, &cost);
 	unwind_user_cache_get_stats(c, &st);
 	CHECK(hits > 0 && hits <= UNWIND_USER_CACHE_ROWS,
 	      "%lu hits among %lu rows", hits, (unsigned long)UNWIND_USER_CACHE_ROWS);
@@ -3106,11 +3375,21 @@ static int find_cached(unsigned long pc, unsigned int *budget,
 {
 	int ret;
 
-	if (unwind_user_cache_lookup(unit_cache, pc, 8, unit_gen, frame))
+	unsigned int cost, before = *budget;
+
+	if (unwind_user_cache_lookup(unit_cache, pc, 8, unit_gen, frame,
+				     &cost)) {
+		if (cost > *budget) {
+			*budget = 0;
+			return -EOPNOTSUPP;
+		}
+		*budget -= cost;
 		return 0;
-	ret = eh_frame_find_frame(&S, R, pc, frame, budget);
+	}
+	ret = unit_lookup(pc, frame, budget);
 	if (!ret)
-		unwind_user_cache_insert(unit_cache, pc, 8, unit_gen, frame);
+		unwind_user_cache_insert(unit_cache, pc, 8, unit_gen, frame,
+					 before - *budget);
 	return ret;
 }
 
@@ -3173,66 +3452,126 @@ static void test_cache_same_address(void)
 	unit_cache = NULL;
 }
 
+/*
+ * A hit costs the walk what the lookup cost: frames in a circle, cached,
+ * end the walk where they end it uncached, with the same chain, cold or
+ * warm (the cache must not outrun the walk's budget).
+ */
+static void test_cache_circle(void)
+{
+	const unsigned long sp = STK + 0x100;
+	const struct walk_state down = {
+		.ip = FN_DOWN + 0x10, .sp = sp, .ws = 8, .topmost = true,
+	};
+	unsigned long want[64], got[64];
+	unsigned int nr, n, pass;
+
+	build_loop_sec();
+	EXPECT_INIT(0);
+	clear_stacks();
+	map_stacks(sizeof(alt));
+	put_word(sp - 8, FN_UP + 0x10);
+	put_word(sp, FN_DOWN + 0x10);
+	nr = walk_unwind(&down, find_in_sec, want, ARRAY_SIZE(want));
+	CHECK(nr > 2 && nr < ARRAY_SIZE(want), "uncached: %u frames", nr);
+
+	unit_cache = unwind_user_cache_alloc();
+	CHECK(unit_cache, "no cache");
+	if (!unit_cache)
+		return;
+	for (pass = 0; pass < 2; pass++) {
+		memset(got, 0, sizeof(got));
+		n = walk_unwind(&down, find_cached, got, ARRAY_SIZE(got));
+		CHECK(n == nr && !memcmp(got, want, nr * sizeof(got[0])),
+		      "%s: %u frames, uncached %u", pass ? "warm" : "cold", n, nr);
+	}
+	unwind_user_cache_free(unit_cache);
+	unit_cache = NULL;
+}
+
 int main(void)
 {
 	static const struct {
 		const char *name;
 		void (*fn)(void);
+		/* BIT(mode) of the modes it runs in; 0: all */
+		unsigned int modes;
 	} tests[] = {
-		{ "rows: advance_loc, def_cfa_offset/register, offset, restore", test_basic_rows },
-		{ "advance_loc/1/2/4 with a code alignment factor", test_advance },
-		{ "set_loc, absolute and pc-relative, not backwards", test_set_loc },
-		{ "def_cfa, def_cfa_sf, def_cfa_register, def_cfa_offset_sf", test_def_cfa },
+		{ "rows: advance_loc, def_cfa_offset/register, offset, restore",
+		  test_basic_rows, 0 },
+		{ "advance_loc/1/2/4 with a code alignment factor", test_advance, 0 },
+		{ "set_loc, absolute and pc-relative, not backwards", test_set_loc, 0 },
+		{ "def_cfa, def_cfa_sf, def_cfa_register, def_cfa_offset_sf", test_def_cfa, 0 },
 		{ "offset, offset_extended(_sf), val_offset(_sf), GNU_negative_offset_extended",
-		  test_offsets },
+		  test_offsets, 0 },
 		{ "undefined, same_value, register, restore(_extended) to the CIE rule",
-		  test_register_rules },
-		{ "restore in the CIE", test_restore_in_cie },
+		  test_register_rules, 0 },
+		{ "restore in the CIE", test_restore_in_cie, 0 },
 		{ "remember_state/restore_state nesting, overflow, underflow",
-		  test_remember_restore },
+		  test_remember_restore, 0 },
 		{ "untracked registers, nop, GNU_args_size, expressions skipped",
-		  test_untracked_and_misc },
-		{ "expressions: which are read, when, how far", test_expressions },
-		{ "expressions: DRAP, through rbp and other registers", test_expr_drap },
+		  test_untracked_and_misc, 0 },
+		{ "expressions: which are read, when, how far", test_expressions, 0 },
+		{ "expressions: DRAP, through rbp and other registers", test_expr_drap, 0 },
 		{ "expressions: PLT entries, every pc, .plt and the second form",
-		  test_expr_plt },
-		{ "expressions: glibc's __restore_rt, 'S' or not", test_expr_signal },
+		  test_expr_plt, 0 },
+		{ "expressions: glibc's __restore_rt, 'S' or not", test_expr_signal, 0 },
 		{ "expressions: results, constants, stack and arithmetic operators",
-		  test_expr_ops },
+		  test_expr_ops, 0 },
 		{ "expressions: unknown operators, overflow, underflow, truncation",
-		  test_expr_errors },
-		{ "expressions: operator and length bounds", test_expr_bounds },
-		{ "unknown and foreign opcodes", test_bad_opcodes },
-		{ "evaluation errors and the instruction limit", test_eval_errors },
-		{ "advance overflow", test_advance_overflow },
-		{ "FDE address encodings", test_fde_encodings },
-		{ "search table encodings", test_table_encodings },
-		{ "eh_frame_ptr and fde_count encodings", test_hdr_fields },
-		{ "CIE versions 1, 3, 4", test_cie_versions },
-		{ "augmentations z, R, P, L, S, eh", test_augmentations },
-		{ "64-bit DWARF lengths", test_dwarf64 },
-		{ "several CIEs", test_multiple_cies },
-		{ "ELF32: 4-byte pointers, wrap-around", test_elf32 },
-		{ "corrupt .eh_frame_hdr", test_bad_hdr },
-		{ "corrupt CIEs and FDEs", test_bad_records },
-		{ "unsorted or lying search table", test_unsorted_table },
-		{ "walk: a realigned (DRAP) frame, a fault in it", test_walk_drap },
+		  test_expr_errors, 0 },
+		{ "expressions: operator and length bounds", test_expr_bounds, 0 },
+		{ "unknown and foreign opcodes", test_bad_opcodes, 0 },
+		{ "evaluation errors and the instruction limit", test_eval_errors, 0 },
+		{ "advance overflow", test_advance_overflow, 0 },
+		{ "FDE address encodings", test_fde_encodings, HDR_MODES },
+		{ "search table encodings", test_table_encodings, HDR_MODES },
+		{ "eh_frame_ptr and fde_count encodings", test_hdr_fields, HDR_MODES },
+		{ "CIE versions 1, 3, 4", test_cie_versions, HDR_MODES },
+		{ "augmentations z, R, P, L, S, eh", test_augmentations, HDR_MODES },
+		{ "64-bit DWARF lengths", test_dwarf64, 0 },
+		{ "several CIEs", test_multiple_cies, 0 },
+		{ "ELF32: 4-byte pointers, wrap-around", test_elf32, 0 },
+		{ "corrupt .eh_frame_hdr", test_bad_hdr, HDR_MODES },
+		{ "corrupt CIEs and FDEs", test_bad_records, HDR_MODES },
+		{ "unsorted or lying search table", test_unsorted_table, 0 },
+		{ "no header: the index of .eh_frame", test_no_header,
+		  BIT(MODE_SCAN) },
+		{ "no header: the bounds of the index", test_no_header_bounds,
+		  BIT(MODE_SCAN) },
+		{ "index of the search table: one block, one FDE",
+		  test_index_reads, BIT(MODE_INDEX) },
+		{ "walk: a realigned (DRAP) frame, a fault in it", test_walk_drap, 0 },
 		{ "walk: a CFA in another register, topmost frame only",
-		  test_walk_drap_reg },
+		  test_walk_drap_reg, 0 },
 		{ "walk: a signal frame, its interrupted pc, an alternate stack",
-		  test_walk_signal },
-		{ "walk: frames in a circle, the walk's budget", test_walk_loops },
-		{ "a fault at every byte", test_faults },
-		{ "every byte corrupted", test_fuzz },
+		  test_walk_signal, 0 },
+		{ "walk: frames in a circle, the walk's budget", test_walk_loops, 0 },
+		{ "a fault at every byte", test_faults, 0 },
+		{ "every byte corrupted", test_fuzz, 0 },
 		{ "row cache: hit, miss, generation, word size, eviction, bound",
-		  test_cache_rows },
-		{ "row cache: another object at the same address", test_cache_same_address },
+		  test_cache_rows, 0 },
+		{ "row cache: another object at the same address", test_cache_same_address, 0 },
+		{ "row cache: a circle of cached frames, the walk's budget",
+		  test_cache_circle, 0 },
 	};
-	unsigned int i;
+	unsigned int i, nr = 0;
+	char name[160];
 
-	printf("TAP version 13\n1..%zu\n", ARRAY_SIZE(tests));
-	for (i = 0; i < ARRAY_SIZE(tests); i++)
-		run(tests[i].name, tests[i].fn);
+	for (mode = 0; mode < NR_MODES; mode++) {
+		for (i = 0; i < ARRAY_SIZE(tests); i++)
+			nr += !tests[i].modes || (tests[i].modes & BIT(mode));
+	}
+	printf("TAP version 13\n1..%u\n", nr);
+	for (mode = 0; mode < NR_MODES; mode++) {
+		for (i = 0; i < ARRAY_SIZE(tests); i++) {
+			if (tests[i].modes && !(tests[i].modes & BIT(mode)))
+				continue;
+			snprintf(name, sizeof(name), "%s%s", tests[i].name,
+				 mode_names[mode]);
+			run(name, tests[i].fn);
+		}
+	}
 	printf("# %u passed, %u failed\n", nr_run - nr_failed, nr_failed);
 	printf("%u passed, %u failed\n", nr_run - nr_failed, nr_failed);
 	return nr_failed ? 1 : 0;

@@ -21,6 +21,7 @@
 
 #include "../../../kernel/unwind/dwarf.h"
 #include "../../../kernel/unwind/eh_frame.h"
+#include "lookup.h"
 #include "builder.h"
 #include "fake_user.h"
 #include "walk.h"
@@ -44,7 +45,7 @@ static int find(unsigned long pc, unsigned int *budget,
 		struct unwind_user_frame *frame)
 {
 	lookups++;
-	return eh_frame_find_frame(&sec, &regs, pc, frame, budget);
+	return eh_lookup(&sec, NULL, &regs, pc, frame, budget);
 }
 
 static double now_ns(void)

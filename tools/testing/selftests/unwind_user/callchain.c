@@ -5,7 +5,8 @@
  *
  * The program is built with frame pointers (workload-fp), without them at
  * -O0, -O1, -O2, -O3 and -Os (workload-nofp, -O0, -O1, -O3, -Os), and in
- * C++ with exceptions (workload-cxx); other programs use threads, fork, exec
+ * C++ with exceptions (workload-cxx), and statically linked, which leaves
+ * out .eh_frame_hdr (workload-static); other programs use threads, fork, exec
  * and a deep chain.  Samples come from a uprobe on d's entry and from the
  * cpu-clock software event; each sample's chain arrives in a
  * PERF_RECORD_CALLCHAIN_DEFERRED record and is symbolized with the program's
@@ -160,6 +161,13 @@ FIXTURE(chain) {
 /* One program, main -> a -> b -> c -> d, built in several ways. */
 FIXTURE_VARIANT(chain) {
 	const char *prog;
+	/*
+	 * The whole program is in the file, libc too: every chain must
+	 * end in this function, its entry point's.
+	 */
+	const char *outermost;
+	/* Built without .eh_frame_hdr: what the test is about. */
+	bool no_eh_frame_hdr;
 };
 
 FIXTURE_VARIANT_ADD(chain, fp) {
@@ -190,11 +198,26 @@ FIXTURE_VARIANT_ADD(chain, cxx) {
 	.prog = "workload-cxx",		/* C++, exceptions, inlining */
 };
 
+/*
+ * gcc -static: no .eh_frame_hdr, no PT_GNU_EH_FRAME.  Exec registers
+ * .eh_frame from the section headers and the kernel indexes it.
+ */
+FIXTURE_VARIANT_ADD(chain, static) {
+	.prog = "workload-static",
+	.outermost = "_start",
+	.no_eh_frame_hdr = true,
+};
+
 FIXTURE_SETUP(chain)
 {
+	int64_t off, size;
+
 	prog_path(self->prog, sizeof(self->prog), variant->prog);
 	ASSERT_EQ(0, elf_syms_load(&self->syms, self->prog))
 		TH_LOG("cannot read the symbols of %s", self->prog);
+	if (variant->no_eh_frame_hdr)
+		ASSERT_NE(0, elf_section(self->prog, ".eh_frame_hdr", &off, &size))
+			TH_LOG("%s has an .eh_frame_hdr: not what this tests", self->prog);
 }
 
 FIXTURE_TEARDOWN(chain)
@@ -205,9 +228,35 @@ FIXTURE_TEARDOWN(chain)
 
 static const char * const abcd[] = { "d", "c", "b", "a", "main" };
 
+/* Every sample in @top must end at @outermost: a complete chain. */
+static void check_outermost(struct __test_metadata *_metadata,
+			    const struct chain_capture *cap, const struct elf_syms *syms,
+			    const char *prog, const char *top, const char *outermost)
+{
+	unsigned int in_top = 0, complete = 0;
+
+	for (unsigned int i = 0; i < cap->nr_samples; i++) {
+		const struct chain_sample *s = &cap->samples[i];
+		const char *name = symbolize(cap, syms, prog, s->ip);
+
+		if (!name || strcmp(name, top) || !s->nr)
+			continue;
+		in_top++;
+		name = symbolize(cap, syms, prog, s->ips[s->nr - 1] - 1);
+		if (name && !strcmp(name, outermost))
+			complete++;
+		else
+			TH_LOG("pid %u: the chain of %u entries ends in %s", s->pid, s->nr,
+			       name ?: "?");
+	}
+	TH_LOG("%u of %u chains end in %s", complete, in_top, outermost);
+	EXPECT_EQ(in_top, complete);
+}
+
 /* Every hit of a uprobe at d + @off must show the whole path. */
 static void uprobe_test(struct __test_metadata *_metadata, struct chain_capture *cap,
-			const struct elf_syms *syms, char *prog, int64_t off)
+			const struct elf_syms *syms, char *prog, int64_t off,
+			const char *outermost)
 {
 	const struct elf_sym *d = elf_syms_find(syms, "d");
 	char *argv[] = { prog, "calls", "20", NULL };
@@ -224,18 +273,21 @@ static void uprobe_test(struct __test_metadata *_metadata, struct chain_capture 
 	ASSERT_EQ(0, cap->exit_status);
 	ASSERT_EQ(20U, cap->nr_samples);
 	check_samples(_metadata, cap, syms, prog, abcd, 5, 20);
+	if (outermost)
+		check_outermost(_metadata, cap, syms, prog, "d", outermost);
 }
 
 /* A uprobe past d's prologue, where its frame is set up. */
 TEST_F(chain, uprobe_body)
 {
-	uprobe_test(_metadata, &self->cap, &self->syms, self->prog, self->syms.probe_offset);
+	uprobe_test(_metadata, &self->cap, &self->syms, self->prog, self->syms.probe_offset,
+		    variant->outermost);
 }
 
 /* A uprobe on d's first instruction, before its frame exists. */
 TEST_F(chain, uprobe_entry)
 {
-	uprobe_test(_metadata, &self->cap, &self->syms, self->prog, 0);
+	uprobe_test(_metadata, &self->cap, &self->syms, self->prog, 0, variant->outermost);
 }
 
 /* cpu-clock samples that land in d, where the program spends its time. */
@@ -248,6 +300,9 @@ TEST_F(chain, cpu_clock)
 	ASSERT_EQ(0, run(_metadata, &self->cap, &attr, argv, false));
 	ASSERT_EQ(0, self->cap.exit_status);
 	check_samples(_metadata, &self->cap, &self->syms, self->prog, abcd, 5, 30);
+	if (variant->outermost)
+		check_outermost(_metadata, &self->cap, &self->syms, self->prog, "d",
+				variant->outermost);
 }
 
 /*

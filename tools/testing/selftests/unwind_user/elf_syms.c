@@ -253,15 +253,33 @@ void elf_syms_free(struct elf_syms *es)
 	memset(es, 0, sizeof(*es));
 }
 
+/*
+ * A function without a size (hand-written assembly: s390x glibc's _start)
+ * covers what lies between it and the next function.
+ */
 const struct elf_sym *elf_syms_lookup(const struct elf_syms *es, uint64_t vaddr)
 {
+	const struct elf_sym *unsized = NULL;
+	uint64_t next = UINT64_MAX;
+
 	for (unsigned int i = 0; i < es->nr_syms; i++) {
 		const struct elf_sym *s = &es->syms[i];
 
 		if (vaddr >= s->addr && vaddr < s->addr + s->size)
 			return s;
+		if (s->addr > vaddr && s->addr < next)
+			next = s->addr;
+		if (!s->size && s->addr <= vaddr && (!unsized || s->addr > unsized->addr))
+			unsized = s;
 	}
-	return NULL;
+	for (unsigned int i = 0; unsized && i < es->nr_syms; i++) {
+		const struct elf_sym *s = &es->syms[i];
+
+		/* Another function starts between it and @vaddr: not its. */
+		if (s->addr > unsized->addr && s->addr <= vaddr)
+			return NULL;
+	}
+	return unsized && vaddr < next ? unsized : NULL;
 }
 
 const struct elf_sym *elf_syms_find(const struct elf_syms *es, const char *name)

@@ -278,7 +278,8 @@ static void run_case(struct __test_metadata *_metadata, struct ctx *ctx, const c
 		EXPECT_EQ(ut_count_lines(before) + 1, ut_count_lines(after));
 		EXPECT_NE(NULL, ut_find_line(after, t))
 			TH_LOG("no line for the registration in:\n%s", after);
-		EXPECT_EQ(0, ut_unregister(t->text_start, t->text_start + t->text_size));
+		EXPECT_EQ(0, ut_unregister_format(t->format, t->text_start,
+						  t->text_start + t->text_size));
 		free(after);
 		after = tables(_metadata);
 		EXPECT_STREQ(before, after);
@@ -377,7 +378,69 @@ static void format_zero(struct __test_metadata *_metadata, struct ctx *ctx, stru
 
 static void format_unknown(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	c->tbl.format = PR_EH_FRAME_FORMAT_EH_FRAME_HDR + 1;
+	c->tbl.format = PR_EH_FRAME_FORMAT_PE + 1;
+}
+
+/* .eh_frame without a header: the library's, registered as a static one is. */
+static void bare(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.format = PR_EH_FRAME_FORMAT_EH_FRAME;
+	c->tbl.eh_frame_hdr_start = 0;
+	c->tbl.eh_frame_hdr_size = 0;
+	c->tbl.eh_frame_start = ctx->eh_frame;
+	c->tbl.eh_frame_size = ctx->lib.hdr_start + ctx->data_size - ctx->eh_frame;
+}
+
+static void bare_hdr_set(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	bare(_metadata, ctx, c);
+	c->tbl.eh_frame_hdr_start = ctx->lib.hdr_start;
+	c->tbl.eh_frame_hdr_size = ctx->lib.hdr_size;
+}
+
+static void bare_hdr_size_set(struct __test_metadata *_metadata, struct ctx *ctx,
+			      struct call *c)
+{
+	bare(_metadata, ctx, c);
+	c->tbl.eh_frame_hdr_size = 8;
+}
+
+/* More .eh_frame than the kernel indexes: 32 MiB and a page, all readable. */
+static void bare_too_big(struct __test_metadata *_metadata, struct ctx *ctx,
+			 struct call *c)
+{
+	size_t pages = (32 << 20) / ctx->page + 1;
+	char *p = map_guarded(_metadata, ctx, pages, PROT_READ);
+
+	bare(_metadata, ctx, c);
+	c->tbl.eh_frame_start = (uintptr_t)p;
+	c->tbl.eh_frame_size = pages * ctx->page;
+}
+
+static void bare_at_bound(struct __test_metadata *_metadata, struct ctx *ctx,
+			  struct call *c)
+{
+	size_t pages = (32 << 20) / ctx->page;
+	char *p = map_guarded(_metadata, ctx, pages, PROT_READ);
+
+	bare(_metadata, ctx, c);
+	c->tbl.eh_frame_start = (uintptr_t)p;
+	c->tbl.eh_frame_size = pages * ctx->page;
+}
+
+static void bare_unmapped(struct __test_metadata *_metadata, struct ctx *ctx,
+			  struct call *c)
+{
+	bare(_metadata, ctx, c);
+	c->tbl.eh_frame_start = unmapped(_metadata, ctx);
+	c->tbl.eh_frame_size = ctx->page;
+}
+
+/* The header format needs the header. */
+static void hdr_missing(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	c->tbl.eh_frame_hdr_start = 0;
+	c->tbl.eh_frame_hdr_size = 0;
 }
 
 static void flags_set(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -766,6 +829,24 @@ static void unreg_format(struct __test_metadata *_metadata, struct ctx *ctx, str
 	c->tbl.format = 0;
 }
 
+/* A registration without a header is not one with: the format names it too. */
+static void unreg_bare_as_hdr(struct __test_metadata *_metadata, struct ctx *ctx,
+			      struct call *c)
+{
+	bare(_metadata, ctx, c);
+	must_register(_metadata, &c->tbl);
+	as_unregister(c);
+	c->tbl.format = PR_EH_FRAME_FORMAT_EH_FRAME_HDR;
+}
+
+static void unreg_bare(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	bare(_metadata, ctx, c);
+	must_register(_metadata, &c->tbl);
+	as_unregister(c);
+	c->unregisters = true;
+}
+
 static void unreg_flags(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
 	must_register(_metadata, &c->tbl);
@@ -836,6 +917,13 @@ CASE(struct_unmapped, EFAULT);
 CASE(struct_half_mapped, EFAULT);
 CASE(format_zero, EINVAL);
 CASE(format_unknown, EINVAL);
+CASE(bare, 0);
+CASE(bare_hdr_set, EINVAL);
+CASE(bare_hdr_size_set, EINVAL);
+CASE(bare_too_big, EFBIG);
+CASE(bare_at_bound, 0);
+CASE(bare_unmapped, ENOMEM);
+CASE(hdr_missing, EINVAL);
 CASE(flags_set, EINVAL);
 CASE(flags_high, EINVAL);
 CASE(text_empty, EINVAL);
@@ -885,6 +973,8 @@ CASE(unreg_more, ENOENT);
 CASE(unreg_size_small, EINVAL);
 CASE(unreg_format, EINVAL);
 CASE(unreg_flags, EINVAL);
+CASE(unreg_bare_as_hdr, ENOENT);
+CASE(unreg_bare, 0);
 CASE(unreg_arg4, EINVAL);
 CASE(unreg_reversed, EINVAL);
 CASE(unreg_exe, 0);

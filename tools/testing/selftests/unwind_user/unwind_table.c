@@ -100,15 +100,20 @@ int ut_register_object(const struct ut_object *obj)
 	return ut_register(&desc);
 }
 
-int ut_unregister(uint64_t text_start, uint64_t text_end)
+int ut_unregister_format(uint32_t format, uint64_t text_start, uint64_t text_end)
 {
 	struct prctl_eh_frame desc = {
-		.format = PR_EH_FRAME_FORMAT_EH_FRAME_HDR,
+		.format = format,
 		.text_start = text_start,
 		.text_size = text_end - text_start,
 	};
 
 	return ut_prctl(PR_UNREGISTER_EH_FRAME, &desc, sizeof(desc), 0, 0);
+}
+
+int ut_unregister(uint64_t text_start, uint64_t text_end)
+{
+	return ut_unregister_format(PR_EH_FRAME_FORMAT_EH_FRAME_HDR, text_start, text_end);
 }
 
 char *ut_read_tables(void)
@@ -166,6 +171,20 @@ const char *ut_find_line(const char *tables, const struct prctl_eh_frame *desc)
 {
 	char want[128];
 	size_t len;
+
+	/* Without a header: .eh_frame exactly as registered. */
+	if (desc->format == PR_EH_FRAME_FORMAT_EH_FRAME) {
+		len = snprintf(want, sizeof(want), "%llx-%llx eh_frame %llx %llu",
+			       (unsigned long long)desc->text_start,
+			       (unsigned long long)(desc->text_start + desc->text_size),
+			       (unsigned long long)desc->eh_frame_start,
+			       (unsigned long long)desc->eh_frame_size);
+		for (const char *p = tables; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+			if (!strncmp(p, want, len) && (p[len] == '\n' || p[len] == ' '))
+				return p;
+		}
+		return NULL;
+	}
 
 	/* What follows is where .eh_frame starts, as the header says. */
 	len = snprintf(want, sizeof(want), "%llx-%llx eh_frame_hdr %llx %llu eh_frame ",
@@ -294,11 +313,27 @@ char *ut_read_registrations(void)
 	char *tables = ut_read_tables(), *line, *end;
 
 	for (line = tables; line && *line; line = end) {
+		char *index;
+
 		end = strchr(line, '\n');
 		end = end ? end + 1 : line + strlen(line);
 		if (!strncmp(line, "cache ", 6)) {
 			memmove(line, end, strlen(end) + 1);
 			end = line;
+			continue;
+		}
+		/* A lookup may have built the table's index since: cut its size. */
+		index = strstr(line, " index ");
+		if (index && index < end) {
+			char *nl = strchr(index, '\n');
+
+			if (nl) {
+				memmove(index, nl, strlen(nl) + 1);
+				end = index + 1;
+			} else {
+				*index = '\0';
+				end = index;
+			}
 		}
 	}
 	return tables;

@@ -34,6 +34,12 @@ struct prctl_eh_frame {
 
 #define PRCTL_EH_FRAME_SIZE_VER0	56
 #endif
+#ifndef PR_EH_FRAME_FORMAT_EH_FRAME
+# define PR_EH_FRAME_FORMAT_EH_FRAME	2
+#endif
+#ifndef PR_EH_FRAME_FORMAT_PE
+# define PR_EH_FRAME_FORMAT_PE		3
+#endif
 
 #define UNWIND_TABLES_PATH	"/proc/self/unwind_tables"
 #define UNWIND_TABLES_MAX_PATH	"/proc/sys/kernel/unwind_tables_max"
@@ -75,6 +81,8 @@ int ut_prctl(int option, const void *desc, unsigned long size, unsigned long arg
 int ut_register(const struct prctl_eh_frame *desc);
 int ut_register_object(const struct ut_object *obj);
 int ut_unregister(uint64_t text_start, uint64_t text_end);
+/* The same for a registration of another format than .eh_frame_hdr's. */
+int ut_unregister_format(uint32_t format, uint64_t text_start, uint64_t text_end);
 
 /*
  * The registrations of the calling process: the text of
@@ -84,7 +92,8 @@ int ut_unregister(uint64_t text_start, uint64_t text_end);
 char *ut_read_tables(void);
 /*
  * The same without the frame cache's line, whose counters move whenever the
- * process is sampled: what compares equal while the registrations do.
+ * process is sampled, and without the size of the tables' indexes, which a
+ * lookup builds: what compares equal while the registrations do.
  */
 char *ut_read_registrations(void);
 /* How many registrations @tables lists (lines, less the cache's). */

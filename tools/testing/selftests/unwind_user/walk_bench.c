@@ -7,6 +7,10 @@
  *	walk_bench-fp fp [WALKS]	frame pointers: every table of the
  *					process is unregistered first, so the
  *					kernel walks frame pointers only
+ *	walk_bench uaccess [N]		104 bytes of user memory read N
+ *					times with one copy_from_user(),
+ *					with a user access window and
+ *					unsafe_get_user(), and with get_user()
  *	walk_bench cfi [WALKS]		no frame pointers: the walk reads the
  *					tables registered at exec, with the
  *					frame cache emptied before each walk
@@ -128,6 +132,33 @@ static int run(const char *mode, const char *cmd)
 	return 0;
 }
 
+/*
+ * The kernel's two ways of reading the 104 bytes of an FDE, next to each
+ * other: one copy_from_user(), or a user access window of unsafe_get_user().
+ */
+static int run_uaccess(const char *n)
+{
+	unsigned long long copy, window, get;
+	unsigned long runs;
+	char cmd[32];
+
+	snprintf(cmd, sizeof(cmd), "uaccess %s", n);
+	if (pwrite(bench_fd, cmd, strlen(cmd), 0) != (ssize_t)strlen(cmd)) {
+		perror("walk_bench: uaccess");
+		return -1;
+	}
+	memset(bench_out, 0, sizeof(bench_out));
+	if (pread(bench_fd, bench_out, sizeof(bench_out) - 1, 0) <= 0 ||
+	    sscanf(bench_out, "uaccess %lu copy %llu window %llu get_user %llu", &runs,
+		   &copy, &window, &get) != 4 || !runs) {
+		fprintf(stderr, "walk_bench: uaccess: bad answer: %s\n", bench_out);
+		return -1;
+	}
+	printf("walk_bench uaccess: copy_from_user %.1f ns, window %.1f ns, get_user %.1f ns\n",
+	       (double)copy / runs, (double)window / runs, (double)get / runs);
+	return 0;
+}
+
 /* Unregister everything: with no table, the kernel walks frame pointers. */
 static int unregister_all(void)
 {
@@ -157,8 +188,9 @@ int main(int argc, char **argv)
 	const char *walks = argc > 2 ? argv[2] : "20000";
 	char cold[32], warm[32];
 
-	if (argc < 2 || (strcmp(argv[1], "fp") && strcmp(argv[1], "cfi"))) {
-		fprintf(stderr, "usage: walk_bench fp|cfi [WALKS]\n");
+	if (argc < 2 || (strcmp(argv[1], "fp") && strcmp(argv[1], "cfi") &&
+			 strcmp(argv[1], "uaccess"))) {
+		fprintf(stderr, "usage: walk_bench fp|cfi|uaccess [WALKS]\n");
 		return 2;
 	}
 	bench_fd = open(BENCH_PATH, O_RDWR);
@@ -169,6 +201,8 @@ int main(int argc, char **argv)
 	snprintf(cold, sizeof(cold), "cold %s", walks);
 	snprintf(warm, sizeof(warm), "warm %s", walks);
 
+	if (!strcmp(argv[1], "uaccess"))
+		return run_uaccess(walks) ? 1 : 0;
 	if (!strcmp(argv[1], "fp")) {
 		if (unregister_all())
 			return 1;

@@ -6,6 +6,11 @@
 /* The harness' base headers (tools/testing/shared), which come first. */
 #include <shared.h>
 
+/* <linux/compiler_types.h> of the kernel, which the tools' lack. */
+#ifndef noinline_for_stack
+#define noinline_for_stack	noinline
+#endif
+
 #include "../../../../kernel/unwind/registry.c"
 #include "../../../../kernel/unwind/cache.c"
 
@@ -46,21 +51,74 @@ void eh_frame_section_move(struct eh_frame_section *sec, unsigned long delta)
 }
 
 /*
- * The frame names the registration it came from, so that one from the
- * cache tells which registration it was found in.
+ * An index is a real allocation, so that a leak or a double free of it
+ * shows under the sanitizers (but not among the registry's blocks, which
+ * the tests count); it names the registration it was built for.
  */
-int eh_frame_find_frame(const struct eh_frame_section *sec,
-			const struct eh_frame_regs *regs, unsigned long pc,
-			struct unwind_user_frame *frame, unsigned int *budget)
+struct eh_frame_index {
+	struct rcu_head	rcu;
+	unsigned long	table;
+};
+
+struct eh_frame_index *eh_frame_index_build(const struct eh_frame_section *sec)
+{
+	struct eh_frame_index *index = calloc(1, sizeof(*index));
+
+	if (!index)
+		return ERR_PTR(-ENOMEM);
+	index->table = sec->table;
+	return index;
+}
+
+size_t eh_frame_index_bytes(const struct eh_frame_index *index)
+{
+	return sizeof(*index);
+}
+
+void eh_frame_index_free(struct eh_frame_index *index)
+{
+	free(index);
+}
+
+/*
+ * The FDE names the registration it came from (and the frame, below), so
+ * that one from the cache tells which registration it was found in.  The
+ * index must be the registration's own.
+ */
+int eh_frame_find_fde(const struct eh_frame_section *sec,
+		      struct eh_frame_index *index, unsigned long pc,
+		      struct eh_frame_fde *fde)
 {
 	int ret = test_table_find(sec->text_start, sec->table);
 
+	if (index && index->table != sec->table)
+		return -EBADF;
 	if (!ret)
-		*frame = (struct unwind_user_frame){
-			.cfa.off = (u32)sec->table,
-			.ra.off = (u32)((u64)sec->table >> 32),
-		};
+		fde->pc_begin = sec->table;
 	return ret;
+}
+
+int cfi_find_row(const struct eh_frame_section *sec,
+		 const struct eh_frame_regs *regs,
+		 const struct eh_frame_fde *fde, unsigned long pc,
+		 struct cfi_row *row, unsigned int *budget)
+{
+	*row = (struct cfi_row){
+		.cells.cfa.off = (u32)fde->pc_begin,
+		.cells.ra.off = (u32)((u64)fde->pc_begin >> 32),
+	};
+	return 0;
+}
+
+int cfi_row_frame(const struct eh_frame_section *sec,
+		  const struct eh_frame_regs *regs, const struct cfi_row *row,
+		  unsigned long pc, struct unwind_user_frame *frame)
+{
+	*frame = (struct unwind_user_frame){
+		.cfa.off = row->cells.cfa.off,
+		.ra.off = row->cells.ra.off,
+	};
+	return 0;
 }
 
 /* The interface of regtest.h. */

@@ -534,6 +534,11 @@ void seq_printf(struct seq_file *m, const char *fmt, ...)
 		m->count += n;
 }
 
+void seq_putc(struct seq_file *m, char c)
+{
+	seq_printf(m, "%c", c);
+}
+
 /* ---- the fake table reader's state ---- */
 
 #define MAX_CORRUPT	64

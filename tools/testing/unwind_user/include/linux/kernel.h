@@ -11,6 +11,7 @@
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define noinline		__attribute__((__noinline__))
 #define noinline_for_stack	noinline
+#define fallthrough		__attribute__((__fallthrough__))
 #ifndef __always_inline
 #define __always_inline		inline __attribute__((__always_inline__))
 #endif
@@ -40,6 +41,14 @@
 
 #define min_t(type, x, y)	({ type __x = (x); type __y = (y);	\
 				   __x < __y ? __x : __y; })
+#define min(x, y)							\
+	({								\
+		__typeof__(x) __x = (x);				\
+		__typeof__(y) __y = (y);				\
+		__x < __y ? __x : __y;					\
+	})
+#define min3(x, y, z)		min(min(x, y), z)
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define max_t(type, x, y)	({ type __x = (x); type __y = (y);	\
 				   __x > __y ? __x : __y; })
 #define swap(a, b)							\

@@ -7,5 +7,7 @@
 #define SZ_32K		0x00008000
 #define SZ_64K		0x00010000
 #define SZ_2M		0x00200000
+#define SZ_16M		0x01000000
+#define SZ_32M		0x02000000
 
 #endif

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* User space stand-in for the allocator calls of kernel/unwind/cache.c. */
+/*
+ * User space stand-in for the allocator calls of kernel/unwind/cache.c and
+ * eh_frame.c.
+ */
 #ifndef _UNWIND_TEST_LINUX_SLAB_H
 #define _UNWIND_TEST_LINUX_SLAB_H
 
@@ -19,6 +22,20 @@ static inline void *kvzalloc(size_t size, gfp_t gfp)
 		return NULL;
 	}
 	return calloc(1, size);
+}
+
+static inline void *kmalloc(size_t size, gfp_t gfp)
+{
+	if (slab_fail_next) {
+		slab_fail_next--;
+		return NULL;
+	}
+	return malloc(size);
+}
+
+static inline void kfree(const void *p)
+{
+	free((void *)p);
 }
 
 #define kvzalloc_obj(obj, gfp)	kvzalloc(sizeof(obj), gfp)

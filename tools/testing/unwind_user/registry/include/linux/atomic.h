@@ -39,4 +39,15 @@ static inline long long atomic64_read_acquire(const atomic64_t *v)
 	return __atomic_load_n(&v->counter, __ATOMIC_ACQUIRE);
 }
 
+/* The pointer exchanges of the registry's lazily built indexes. */
+#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define cmpxchg_release(p, old, new)					\
+	({								\
+		__typeof__(*(p)) __old = (old);				\
+		__atomic_compare_exchange_n(p, &__old, new, false,	\
+					    __ATOMIC_RELEASE,		\
+					    __ATOMIC_RELAXED);		\
+		__old;							\
+	})
+
 #endif
