@@ -16,7 +16,10 @@
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
+#include <linux/unaligned.h>
 
 /*
  * LEB128 values are at most 64 bits: at most ten bytes, and the tenth may
@@ -109,9 +112,16 @@ static inline void dwarf_cursor_init_copy(struct dwarf_cursor *cur,
 	cur->kdata = kdata;
 	cur->kstart = start;
 	cur->kend = kend;
+	/* The window is the copy already (win_len is a u8). */
+	if (kend > start) {
+		cur->win = kdata;
+		cur->win_len = min_t(unsigned long, min(kend, end) - start,
+				     U8_MAX);
+	}
 }
 
 int dwarf_cursor_fill(struct dwarf_cursor *cur, unsigned int want);
+unsigned long dwarf_read_user(u8 *dst, unsigned long src, unsigned long len);
 unsigned long dwarf_cursor_prefetch(struct dwarf_cursor *cur, u8 *buf,
 				    unsigned long size);
 
@@ -134,8 +144,64 @@ static inline int dwarf_read_u8(struct dwarf_cursor *cur, u8 *val)
 }
 
 int dwarf_skip(struct dwarf_cursor *cur, u64 len);
-int dwarf_read_udata(struct dwarf_cursor *cur, unsigned int size, u64 *val);
-int dwarf_read_leb128(struct dwarf_cursor *cur, bool is_signed, u64 *val);
+int __dwarf_read_udata(struct dwarf_cursor *cur, unsigned int size, u64 *val);
+int __dwarf_read_leb128(struct dwarf_cursor *cur, bool is_signed, u64 *val);
+
+/*
+ * Read an unsigned, target-endian value of @size bytes: 1, 2, 4 or 8.  The
+ * value is most often in the window already: then it is read here.
+ */
+static __always_inline int dwarf_read_udata(struct dwarf_cursor *cur,
+					    unsigned int size, u64 *val)
+{
+	unsigned long idx = cur->pos - cur->win_start;
+	const u8 *p;
+
+	if (unlikely(idx >= cur->win_len || cur->win_len - idx < size ||
+		     cur->pos >= cur->end || cur->end - cur->pos < size))
+		return __dwarf_read_udata(cur, size, val);
+
+	p = &cur->win[idx];
+	switch (size) {
+	case 1:
+		*val = *p;
+		break;
+	case 2:
+		*val = get_unaligned((const u16 *)p);
+		break;
+	case 4:
+		*val = get_unaligned((const u32 *)p);
+		break;
+	case 8:
+		*val = get_unaligned((const u64 *)p);
+		break;
+	default:
+		return -EINVAL;
+	}
+	cur->pos += size;
+	return 0;
+}
+
+/*
+ * Read a LEB128 value.  CFI operands are most often one byte long: those
+ * are decoded here, the rest in __dwarf_read_leb128().
+ */
+static __always_inline int dwarf_read_leb128(struct dwarf_cursor *cur,
+					     bool is_signed, u64 *val)
+{
+	unsigned long idx = cur->pos - cur->win_start;
+	u8 byte;
+
+	if (unlikely(idx >= cur->win_len || cur->pos >= cur->end))
+		return __dwarf_read_leb128(cur, is_signed, val);
+	byte = cur->win[idx];
+	if (unlikely(byte & 0x80))
+		return __dwarf_read_leb128(cur, is_signed, val);
+	*val = is_signed && (byte & 0x40) ? (u64)byte - 0x80 : byte;
+	cur->pos++;
+	return 0;
+}
+
 int dwarf_read_pointer(struct dwarf_cursor *cur, u8 enc, unsigned int ptr_size,
 		       unsigned long data_base, unsigned long *val);
 int dwarf_skip_pointer(struct dwarf_cursor *cur, u8 enc, unsigned int ptr_size);

@@ -255,11 +255,18 @@ static unsigned long eh_frame_table_addr(const struct eh_frame_section *sec,
  * fixed-size DW_EH_PE value, absolute or relative to itself or to the
  * header (eh_frame_section_init() took no other).
  */
-static int eh_frame_table_value(const struct eh_frame_section *sec,
-				const u8 *p, unsigned long addr,
-				unsigned long *val)
+static __always_inline int eh_frame_table_value(const struct eh_frame_section *sec,
+						const u8 *p, unsigned long addr,
+						unsigned long *val)
 {
 	u64 raw;
+
+	/* What GNU ld and lld write. */
+	if (likely(sec->table_enc == (DW_EH_PE_datarel | DW_EH_PE_sdata4))) {
+		raw = sec->hdr_start + (s32)get_unaligned((const u32 *)p);
+		*val = dwarf_addr(raw, sec->ptr_size);
+		return 0;
+	}
 
 	switch (sec->table_enc & DW_EH_PE_format_mask) {
 	case DW_EH_PE_udata2:
@@ -379,11 +386,15 @@ eh_frame_search_block(const struct eh_frame_section *sec, unsigned int lo,
 		      unsigned int hi, unsigned long pc, unsigned long *fde_addr)
 {
 	u8 block[EH_FRAME_BLOCK_BYTES];
-	unsigned long addr, len;
+	unsigned long addr, len, done;
 
 	addr = eh_frame_table_addr(sec, lo, 0);
 	len = (hi - lo) * 2 * sec->table_entry_size;
-	if (copy_from_user(block, (const void __user *)addr, len))
+	/* Whole words of it, the rest (2-byte entries) byte by byte. */
+	done = dwarf_read_user(block, addr, len);
+	if (done < len && copy_from_user(block + done,
+					 (const void __user *)(addr + done),
+					 len - done))
 		return -EFAULT;
 	return eh_frame_search_entries(sec, lo, hi, block, pc, fde_addr);
 }

@@ -67,9 +67,9 @@
 #define MAX_FRAMES	256
 /* All but one region of the fake address space; that one is the stack. */
 #define MAX_OBJECTS	(FAKE_USER_MAX_REGIONS - 1)
-#define BENCH_RUNS	9
+#define BENCH_RUNS	15
 /* Each timed run lasts about this long. */
-#define RUN_NS		20000000.0
+#define RUN_NS		10000000.0
 
 static const struct eh_frame_regs regs_x86_64 = { .sp = 7, .fp = 6, .ra = 16 };
 
@@ -380,18 +380,16 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Time @m: BENCH_RUNS runs of about RUN_NS each; keep the median. */
-static noinline void
-measure(struct method *m, unsigned long frame)
+/* Iterations of @m that take about RUN_NS, after a first, untimed walk. */
+static noinline unsigned long calibrate(struct method *m, unsigned long frame)
 {
 	static unsigned long scratch[MAX_FRAMES];
-	double runs[BENCH_RUNS], t0, t;
 	unsigned long iters = 1, i;
-	int r;
+	double t0, t;
 
 	m->frames = m->unwind(frame, m->ips, MAX_FRAMES);
 	if (m->frames <= 0)
-		return;
+		return 0;
 
 	/* Enough iterations for a tenth of a run, then scale up. */
 	for (;;) {
@@ -403,16 +401,41 @@ measure(struct method *m, unsigned long frame)
 			break;
 		iters *= 2;
 	}
-	iters = iters * (RUN_NS / t) + 1;
+	return iters * (RUN_NS / t) + 1;
+}
 
+/*
+ * Time methods @first to @last: BENCH_RUNS rounds of a run of about RUN_NS
+ * each, the methods in turn within a round, so that the machine's moods
+ * (other guests, frequency) fall on all of them alike; keep the medians.
+ */
+static noinline void
+measure(unsigned int first, unsigned int last, unsigned long frame)
+{
+	static unsigned long scratch[MAX_FRAMES];
+	double runs[M_LIBGCC + 1][BENCH_RUNS], t0;
+	unsigned long iters[M_LIBGCC + 1], i;
+	unsigned int m;
+	int r;
+
+	for (m = first; m <= last; m++)
+		iters[m] = calibrate(&methods[m], frame);
 	for (r = 0; r < BENCH_RUNS; r++) {
-		t0 = now_ns();
-		for (i = 0; i < iters; i++)
-			m->unwind(frame, scratch, MAX_FRAMES);
-		runs[r] = (now_ns() - t0) / iters / m->frames;
+		for (m = first; m <= last; m++) {
+			if (!iters[m])
+				continue;
+			t0 = now_ns();
+			for (i = 0; i < iters[m]; i++)
+				methods[m].unwind(frame, scratch, MAX_FRAMES);
+			runs[m][r] = (now_ns() - t0) / iters[m] / methods[m].frames;
+		}
 	}
-	qsort(runs, BENCH_RUNS, sizeof(runs[0]), cmp_double);
-	m->ns_per_frame = runs[BENCH_RUNS / 2];
+	for (m = first; m <= last; m++) {
+		if (!iters[m])
+			continue;
+		qsort(runs[m], BENCH_RUNS, sizeof(runs[m][0]), cmp_double);
+		methods[m].ns_per_frame = runs[m][BENCH_RUNS / 2];
+	}
 }
 
 /* The return address into omit_rec_63(): where the recursion starts, upwards. */
@@ -430,8 +453,7 @@ static int dwarf_bottom(struct bench_ctx *ctx, unsigned long ra,
 	int i, n;
 
 	anchor = ra;
-	for (i = M_ENGINE; i <= M_LIBGCC; i++)
-		measure(&methods[i], frame);
+	measure(M_ENGINE, M_LIBGCC, frame);
 
 	/*
 	 * What one walk of each engine asks of copy_from_user() (warm: after
@@ -460,7 +482,7 @@ static int dwarf_bottom(struct bench_ctx *ctx, unsigned long ra,
 static int fp_bottom(struct bench_ctx *ctx, unsigned long ra,
 		     unsigned long frame)
 {
-	measure(&methods[M_FP], frame);
+	measure(M_FP, M_FP, frame);
 	return 0;
 }
 

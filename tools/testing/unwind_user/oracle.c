@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include <linux/err.h>
+#include <linux/slab.h>
 
 #include "../../../kernel/unwind/eh_frame.h"
 #include "lookup.h"
@@ -346,5 +347,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < nr_segs; i++)
 		free(mem[i]);
 	free(file);
+	if (index)
+		kvfree(index);
 	return 0;
 }

@@ -2532,11 +2532,24 @@ static void test_index_reads(void)
 
 	reset(8);
 	cie = add_cie(&T, &c);
-	for (i = 0; i < MAX_FDES; i++)
+	for (i = 0; i < MAX_FDES - 1; i++)
 		fde_with_cfa(cie, F0 + 0x100 * i, 16 + i);
+	/*
+	 * The last FDE's read would end where .eh_frame does, in the middle
+	 * of a word, and take a second access for the rest: keep a record
+	 * after it.
+	 */
+	{
+		u8 nops[80];
+
+		memset(nops, DW_CFA_nop, sizeof(nops));
+		c.insns = nops;
+		c.insns_len = sizeof(nops);
+		add_cie(&T, &c);
+	}
 	EXPECT_INIT(0);
 	EXPECT(F0 + 0x10, SP(16), AT_CFA(-8), RETAIN);
-	for (i = 0; i < MAX_FDES; i++) {
+	for (i = 0; i < MAX_FDES - 1; i++) {
 		fake_user_copies = 0;
 		EXPECT(F0 + 0x100 * i + 0x80, SP(16 + i), AT_CFA(-8), RETAIN);
 		CHECK(fake_user_copies == 2, "FDE %u: %lu reads", i,

@@ -49,6 +49,7 @@
 	})
 #define min3(x, y, z)		min(min(x, y), z)
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define round_down(x, y)	((x) & ~((__typeof__(x))(y) - 1))
 #define max_t(type, x, y)	({ type __x = (x); type __y = (y);	\
 				   __x > __y ? __x : __y; })
 #define swap(a, b)							\

@@ -9,6 +9,12 @@
 	__p->x;								\
 })
 
+#define put_unaligned(val, ptr) do {					\
+	struct { __typeof__(*(ptr)) x; } __attribute__((__packed__))	\
+		*__p = (void *)(ptr);					\
+	__p->x = (val);							\
+} while (0)
+
 /* Little-endian fields of any alignment (PE headers and unwind data). */
 #define get_unaligned_le16(ptr)						\
 	((u16)(((const u8 *)(ptr))[0] | ((const u8 *)(ptr))[1] << 8))
