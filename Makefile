@@ -10,7 +10,7 @@ H := harness
 	sparse harness-selftest patches-import patches-export clean help \
 	unit fuzz fuzz-pe bench bench-register bench-kernel bench-mm bench-e2e audit realbin \
 	check-debug \
-	registry-old wine glibc
+	registry-old wine wine-loader demo-wine glibc
 
 all: kernel perf selftests
 
@@ -94,6 +94,15 @@ bench: tree
 # The PE backend under real Wine in the guest (see harness/wine.sh).
 wine: kernel perf selftests
 	@$(H)/wine.sh
+
+# The same with Wine's ntdll.so built with patches/wine (cached): Wine's
+# loader registers the images, the program nothing (opt-in).
+wine-loader: kernel perf selftests
+	@$(H)/wine-loader.sh
+
+# perf callchains through Windows code under Wine, with PE function names.
+demo-wine: kernel perf selftests
+	@$(H)/demo-wine.sh
 
 bench-register: kernel perf selftests
 	@$(H)/vm.sh -t 600 $(CURDIR)/$(H)/bench-register-guest.sh $(BENCH_ARGS)

@@ -5,7 +5,7 @@
 # end.  The workload (e2e_workload.c: a fixed amount of work 32 calls deep)
 # runs without perf and under `perf record -e cpu-clock:u --call-graph
 # fp,defer` at a high rate, built with frame pointers (walked with them)
-# and without (walked with .eh_frame), in the same boot; three rounds,
+# and without (walked with .eh_frame), in the same boot; five rounds,
 # interleaved; medians.  The slowdown is the workload's own wall-clock time
 # under perf against without; the figure that compares the unwinders is
 # the ratio of the two slowdowns' overheads.
@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 out=$tmp/out
 echo "kernel: $(uname -r), $(nproc) CPUs; $rounds rounds, a sample every $period ns of CPU"
 
-for run in 1 2 3; do
+for run in 1 2 3 4 5; do
 	for prog in e2e_workload-fp e2e_workload; do
 		line=$("$bin/$prog" "$rounds")
 		echo "$prog plain $line" | tee -a "$out"
@@ -35,7 +35,8 @@ done
 
 awk '
 {
-	for (i = 3; i <= NF; i += 2) v[$1, $2, $i, ++n[$1, $2, $i]] = $(i + 1)
+	# PROG MODE e2e: rounds R wall_ns W cpu_ns C [samples S complete M]
+	for (i = 4; i < NF; i += 2) v[$1, $2, $i, ++n[$1, $2, $i]] = $(i + 1)
 }
 function median(p, m, f,   a, i, j, k, t) {
 	k = n[p, m, f]
@@ -49,12 +50,14 @@ END {
 	fp1 = median("e2e_workload-fp", "perf", "wall_ns")
 	cf0 = median("e2e_workload", "plain", "wall_ns")
 	cf1 = median("e2e_workload", "perf", "wall_ns")
-	printf "\n%-44s %10s %10s %9s %8s\n", "workload (medians of 3)", "plain ms", "perf ms",
-	       "slowdown", "samples"
-	printf "%-44s %10.1f %10.1f %8.3fx %8d\n", "frame pointers (fp build, FP walk)",
-	       fp0 / 1e6, fp1 / 1e6, fp1 / fp0, median("e2e_workload-fp", "perf", "samples")
-	printf "%-44s %10.1f %10.1f %8.3fx %8d\n", "no frame pointers (CFI walk)",
-	       cf0 / 1e6, cf1 / 1e6, cf1 / cf0, median("e2e_workload", "perf", "samples")
+	fps = median("e2e_workload-fp", "perf", "samples")
+	cfs = median("e2e_workload", "perf", "samples")
+	printf "\n%-36s %9s %9s %9s %8s %12s\n", "workload (medians of 5)", "plain ms", "perf ms",
+	       "slowdown", "samples", "us/sample"
+	printf "%-36s %9.1f %9.1f %8.3fx %8d %12.1f\n", "frame pointers (fp build, FP walk)",
+	       fp0 / 1e6, fp1 / 1e6, fp1 / fp0, fps, fps ? (fp1 - fp0) / fps / 1e3 : 0
+	printf "%-36s %9.1f %9.1f %8.3fx %8d %12.1f\n", "no frame pointers (CFI walk)",
+	       cf0 / 1e6, cf1 / 1e6, cf1 / cf0, cfs, cfs ? (cf1 - cf0) / cfs / 1e3 : 0
 	printf "complete chains: fp %d of %d, cfi %d of %d (medians)\n",
 	       median("e2e_workload-fp", "perf", "complete"), median("e2e_workload-fp", "perf", "samples"),
 	       median("e2e_workload", "perf", "complete"), median("e2e_workload", "perf", "samples")

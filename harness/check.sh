@@ -12,7 +12,7 @@ mkdir -p "$RESULTS"
 results=$RESULTS/check.results
 logs=$RESULTS/check-logs
 rm -rf "$logs"
-mkdir -p "$logs" "$logs/s390x"
+mkdir -p "$logs" "$logs/s390x" "$logs/guest"
 : > "$results"
 t0=$(date +%s)
 
@@ -102,6 +102,8 @@ if [ $selftests_ok = 1 ]; then
 	done
 	[ $rc -eq 0 ] || record FAIL guest/run_kselftest "exit $rc, $logs/guest.log"
 	log "guest tests took $(($(date +%s) - start)) s"
+	# The PE backend under real Wine, against Wine's own unwinder.
+	step guest/wine "$HARNESS/wine.sh"
 else
 	record FAIL guest "not run: the kernel or the selftests did not build"
 fi

@@ -178,6 +178,10 @@ FIXTURE_VARIANT_ADD(chain, nofp) {
 	.prog = "workload-nofp",	/* -O2 -fomit-frame-pointer */
 };
 
+FIXTURE_VARIANT_ADD(chain, default) {
+	.prog = "workload-default",	/* -O2 and the compiler's defaults */
+};
+
 FIXTURE_VARIANT_ADD(chain, O0) {
 	.prog = "workload-O0",
 };

@@ -9,16 +9,30 @@
  * file named by its argument and calls pe_w_probe, on which pe_wine.c
  * puts a uprobe: the kernel's chain there must be Wine's, frame for frame.
  *
- * Output lines: "register BASE SIZE NAME ERR", then "trace N IP...".
+ * Output lines: "register BASE SIZE NAME ERR", "pid PID" (its Linux pid),
+ * then "trace N IP...".  With "wait FILE" after OUT, it waits for FILE (a
+ * Windows path) to exist before it goes down the chain: pe_wine.c puts the
+ * uprobe on the running process then, when Wine has mapped the image for
+ * good (Wine maps sections writable and makes them executable later, which
+ * a uprobe set before does not follow).  "wait-loader FILE" does the same
+ * without registering anything: for a Wine that registers the images it
+ * maps itself (patches/wine).
+ *
+ * With "spin MS" after OUT (make demo-wine), the bottom of the chain is
+ * pe_w_spin instead, which spins for MS milliseconds, in its own loop and
+ * in Wine's MultiByteToWideChar(), for perf to sample.
  */
 #include <windows.h>
 #include <psapi.h>
 #include <malloc.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define PR_REGISTER_EH_FRAME	82
 #define PR_EH_FRAME_FORMAT_PE	3
 #define NR_PRCTL		157
+#define NR_GETPID		39
 
 struct prctl_eh_frame {
 	unsigned int format, flags;
@@ -29,6 +43,7 @@ struct prctl_eh_frame {
 
 volatile int sink;
 static FILE *out;
+static unsigned long long spin_ms;
 
 /* A Linux system call from Windows code: -errno or the result. */
 static long long linux_syscall5(long long nr, long long a1, long long a2,
@@ -93,11 +108,32 @@ __attribute__((noinline)) void pe_w_mark(void)
 	sink++;
 }
 
+static char spin_text[4096];
+static WCHAR spin_wide[4096];
+
+/* Half in its own loop, half in Wine's code (kernelbase, ntdll). */
+__attribute__((noinline)) void pe_w_spin(void)
+{
+	ULONGLONG end = GetTickCount64() + spin_ms;
+	int i;
+
+	memset(spin_text, 'x', sizeof(spin_text));
+	while (GetTickCount64() < end) {
+		for (i = 0; i < 20000; i++)
+			sink += i;
+		sink += MultiByteToWideChar(CP_ACP, 0, spin_text, sizeof(spin_text),
+					    spin_wide, ARRAYSIZE(spin_wide));
+	}
+}
+
 __attribute__((noinline)) void pe_w_c(int n)
 {
 	volatile long v[4] = { n, n + 1, n + 2, n + 3 };
 
-	pe_w_mark();
+	if (spin_ms)
+		pe_w_spin();
+	else
+		pe_w_mark();
 	sink += v[0] + v[3];
 }
 
@@ -119,12 +155,32 @@ __attribute__((noinline)) void pe_w_a(int n)
 	sink += a + b + c;
 }
 
+/* Wait up to a minute for @path to exist. */
+static void wait_for(const char *path)
+{
+	int i;
+
+	for (i = 0; i < 6000; i++) {
+		if (GetFileAttributesA(path) != INVALID_FILE_ATTRIBUTES)
+			return;
+		Sleep(10);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	out = fopen(argc > 1 ? argv[1] : "pe_wine.out", "w");
 	if (!out)
 		return 1;
-	register_modules();
+	if (argc > 3 && !strcmp(argv[2], "spin"))
+		spin_ms = strtoull(argv[3], NULL, 0);
+	/* A loader that registers what it maps (patches/wine) needs no help. */
+	if (argc < 3 || strcmp(argv[2], "wait-loader"))
+		register_modules();
+	fprintf(out, "pid %lld\n", linux_syscall5(NR_GETPID, 0, 0, 0, 0, 0));
+	fflush(out);
+	if (argc > 3 && (!strcmp(argv[2], "wait") || !strcmp(argv[2], "wait-loader")))
+		wait_for(argv[3]);
 	pe_w_a(argc);
 	fclose(out);
 	return 0;

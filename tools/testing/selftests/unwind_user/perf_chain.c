@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,6 +320,51 @@ int chain_run_extra(struct chain_capture *cap, struct perf_event_attr *attr,
 		munmap(rings[i], ring_size);
 		close(fds[i]);
 	}
+	if (!ret)
+		ret = parse_records(cap, buf, len, false);
+	if (!ret)
+		ret = parse_records(cap, buf, len, true);
+	free(buf);
+	return ret;
+}
+
+int chain_attach(struct chain_capture *cap, struct perf_event_attr *attr, pid_t pid,
+		 pid_t child, void (*attached)(void *arg), void *arg)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	size_t ring_size = (RING_PAGES + 1) * page;
+	unsigned char *buf = NULL;
+	int fd, status, ret = 0;
+	size_t len = 0;
+	void *ring;
+
+	memset(cap, 0, sizeof(*cap));
+	attr->disabled = 0;
+	attr->enable_on_exec = 0;
+	attr->inherit = 0;
+	fd = syscall(SYS_perf_event_open, attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+		return ret;
+	}
+	ring = mmap(NULL, ring_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (ring == MAP_FAILED) {
+		ret = -errno;
+		kill(child, SIGKILL);
+	} else {
+		attached(arg);
+	}
+	if (waitpid(child, &status, 0) != child)
+		status = -1;
+	cap->exit_status = status;
+	if (ring != MAP_FAILED) {
+		if (!ret)
+			ret = read_ring(ring, ring_size - page, &buf, &len);
+		munmap(ring, ring_size);
+	}
+	close(fd);
 	if (!ret)
 		ret = parse_records(cap, buf, len, false);
 	if (!ret)

@@ -64,6 +64,14 @@ int chain_run(struct chain_capture *cap, struct perf_event_attr *attr,
 int chain_run_extra(struct chain_capture *cap, struct perf_event_attr *attr,
 		    char *const argv[], bool inherit, struct perf_event_attr *extra,
 		    unsigned int nr_extra, uint64_t *counts);
+/*
+ * Attach @attr to the running task @pid (its threads and children not
+ * included), call @attached(@arg), wait for the process @child (which @pid
+ * is, or runs in), and fill @cap.  For programs whose code is not mapped
+ * for good when they exec (a uprobe set then would never be installed).
+ */
+int chain_attach(struct chain_capture *cap, struct perf_event_attr *attr, pid_t pid,
+		 pid_t child, void (*attached)(void *arg), void *arg);
 void chain_free(struct chain_capture *cap);
 
 /* The mapping of @pid (0: any) that holds @ip, or NULL. */
