@@ -21,12 +21,14 @@
  * "undef".  The first line is "init ERR" or "init ok".
  *
  * --index looks up with the index the kernel builds of the header's search
- * table; --no-header registers .eh_frame alone (its section header gives
+ * table; --cache does too, and answers with the row the frame cache gives
+ * back after the lookup stored it; --no-header registers .eh_frame alone (its section header gives
  * it), as for gcc -static programs, and looks up with the index the kernel
  * builds of it.  Each mode must agree with readelf on its own.
  */
 #include <elf.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,7 @@
 #include <linux/err.h>
 #include <linux/slab.h>
 
+#include "../../../kernel/unwind/cache.h"
 #include "../../../kernel/unwind/eh_frame.h"
 #include "lookup.h"
 #include "fake_user.h"
@@ -52,6 +55,8 @@ struct segment {
 };
 
 static enum { MODE_TABLE, MODE_INDEX, MODE_NO_HEADER } mode;
+/* --cache: answer from the frame cache, as a warm walk does. */
+static bool use_cache;
 
 /* A section header of either class. */
 struct section {
@@ -183,6 +188,8 @@ int main(int argc, char **argv)
 	struct unwind_user_eh_frame desc;
 	unsigned long text_start = ~0UL, text_end = 0;
 	const struct eh_frame_regs *regs;
+	struct unwind_user_frame frame_cached;
+	struct unwind_user_cache *cache = NULL;
 	struct eh_frame_index *index = NULL;
 	struct eh_frame_section sec;
 	unsigned long lookups = 0;
@@ -194,11 +201,15 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--index")) {
 		mode = MODE_INDEX;
 		argv++;
+	} else if (argc == 3 && !strcmp(argv[1], "--cache")) {
+		mode = MODE_INDEX;
+		use_cache = true;
+		argv++;
 	} else if (argc == 3 && !strcmp(argv[1], "--no-header")) {
 		mode = MODE_NO_HEADER;
 		argv++;
 	} else if (argc != 2) {
-		fprintf(stderr, "usage: %s [--index | --no-header] ELF < pcs\n",
+		fprintf(stderr, "usage: %s [--index | --cache | --no-header] ELF < pcs\n",
 			argv[0]);
 		return 2;
 	}
@@ -320,6 +331,11 @@ int main(int argc, char **argv)
 			argv[1], eh_frame_index_bytes(index), fake_user_copies,
 			"copy_from_user calls", fake_user_bytes);
 
+	if (use_cache) {
+		cache = unwind_user_cache_alloc();
+		if (!cache)
+			return fprintf(stderr, "no memory\n"), 2;
+	}
 	fake_user_copies = 0;
 	fake_user_bytes = 0;
 	while (fgets(line, sizeof(line), stdin)) {
@@ -332,6 +348,22 @@ int main(int argc, char **argv)
 		if (ret) {
 			printf("%lx %s\n", pc, err_name(ret));
 			continue;
+		}
+		/*
+		 * Through the cache: the row the lookup stored, read back, must
+		 * be as right as the lookup (compared with readelf as well).
+		 */
+		if (use_cache) {
+			unsigned int cost;
+
+			memset(&frame_cached, 0x5a, sizeof(frame_cached));
+			unwind_user_cache_insert(cache, bias + pc, ptr_size, 1, &frame, 1);
+			if (!unwind_user_cache_lookup(cache, bias + pc, ptr_size, 1,
+						      &frame_cached, &cost)) {
+				printf("%lx ECACHE\n", pc);
+				continue;
+			}
+			frame = frame_cached;
 		}
 		printf("%lx ok %s %s %s%s", pc, fmt_rule(b1, &frame.cfa),
 		       fmt_rule(b2, &frame.ra), fmt_rule(b3, &frame.fp),
@@ -349,5 +381,7 @@ int main(int argc, char **argv)
 	free(file);
 	if (index)
 		kvfree(index);
+	if (cache)
+		unwind_user_cache_free(cache);
 	return 0;
 }
