@@ -3,9 +3,16 @@
 
 # Everything downloaded or built lives here, outside the checkout.
 CACHE=${UNWIND_CACHE:-$HOME/.cache/unwind-user}
-# The Linux release the series is tested against; the newest 7.2.x is used
-# (with a message) if the mirror no longer carries this one.
-LINUX_PIN=${LINUX_PIN:-7.2.13-1}
+# The Linux release the series is tested against: 7.2, or KVER=7.3 (its
+# own source tree, builds and results, next to 7.2's).  The newest x.y.z of
+# the release is used (with a message) if the mirror no longer carries the
+# pinned one.
+KVER=${KVER:-7.2}
+case "$KVER" in
+7.2) LINUX_PIN=${LINUX_PIN:-7.2.13-1} KSUF= ;;
+7.3) LINUX_PIN=${LINUX_PIN:-7.3.4-1~bpo13+1} KSUF=-7.3 ;;
+*) echo "error: KVER=$KVER: only 7.2 and 7.3 are supported" >&2; exit 2 ;;
+esac
 VNG_PIN=${VNG_PIN:-1.41-1}
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,7 +24,7 @@ HARNESS=$REPO/harness
 OVERLAY_DIRS="arch block certs crypto Documentation drivers fs include init
 io_uring ipc kernel lib mm net rust samples security sound tools usr virt"
 
-SRC=$CACHE/src/linux
+SRC=$CACHE/src/linux$KSUF
 
 # The guest's architecture: x86_64 (default) or s390x (ARCH=s390 or s390x).
 # ARCH itself is unset here: the kernel's and the selftests' Makefiles read
@@ -34,31 +41,35 @@ PATH=$CACHE/cross-s390x/usr/bin:$PATH
 # Kernels other than the series' own, each built and booted apart:
 #   KVARIANT=debug	make check-debug's: harness/x86_64-debug.config on top
 #   KVARIANT=plain	pristine Linux 7.2, same config, to compare against
+#   KVARIANT=series	one commit of the series after another (make series-check),
+#			in a worktree of its own
 KVARIANT=${KVARIANT:-}
-KBUILD=$CACHE/build/$UU_ARCH${KVARIANT:+-$KVARIANT}
+KBUILD=$CACHE/build/$UU_ARCH${KVARIANT:+-$KVARIANT}$KSUF
 KFRAGS=$HARNESS/$UU_ARCH.config
 if [ -n "$KVARIANT" ] && [ -f "$HARNESS/$UU_ARCH-$KVARIANT.config" ]; then
 	KFRAGS="$KFRAGS $HARNESS/$UU_ARCH-$KVARIANT.config"
 fi
 if [ "$KVARIANT" = plain ]; then
-	SRC=$CACHE/src/plain
+	SRC=$CACHE/src/plain$KSUF
+elif [ "$KVARIANT" = series ]; then
+	SRC=$CACHE/src/series$KSUF
 fi
-PERF_OUT=$CACHE/build/perf
-USER_OUT=$CACHE/build/user
+PERF_OUT=$CACHE/build/perf$KSUF
+USER_OUT=$CACHE/build/user$KSUF
 if [ "$UU_ARCH" = s390x ]; then
-	SELFTESTS_OUT=$CACHE/build/selftests-s390x
+	SELFTESTS_OUT=$CACHE/build/selftests-s390x$KSUF
 	# Cross tools, and the kernel's name for the architecture.
 	KARCH=s390
 	CROSS=s390x-linux-gnu-
 	KIMAGE=$KBUILD/arch/s390/boot/bzImage
 else
-	SELFTESTS_OUT=$CACHE/build/selftests
+	SELFTESTS_OUT=$CACHE/build/selftests$KSUF
 	KARCH=x86
 	CROSS=
 	KIMAGE=$KBUILD/arch/x86/boot/bzImage
 fi
 AUDIT_OUT=$CACHE/build/audit
-RESULTS=$CACHE/results
+RESULTS=$CACHE/results$KSUF
 VNG_DIR=$CACHE/vng
 
 die() { echo "error: $*" >&2; exit 1; }

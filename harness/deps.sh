@@ -9,7 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 pkgs=(build-essential gcc-multilib g++-multilib flex bison bc libelf-dev
-      libssl-dev libdw-dev cpio xz-utils ccache sparse busybox-static
+      libssl-dev libdw-dev cpio xz-utils ccache sparse busybox-static python3-ply
       qemu-system-x86 python3 python3-argcomplete python3-requests
       libunwind-dev clang libclang-rt-14-dev binutils gdb rsync liburcu-dev
       gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 strace
@@ -32,6 +32,6 @@ if [ ${#missing[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-"$HARNESS/fetch-deb.sh" linux-source-7.2 "$LINUX_PIN" >/dev/null
+"$HARNESS/fetch-deb.sh" "linux-source-$KVER" "$LINUX_PIN" >/dev/null
 "$HARNESS/fetch-deb.sh" virtme-ng "$VNG_PIN" >/dev/null
 "$HARNESS/cross-s390x.sh"

@@ -4,8 +4,14 @@
 # Edit the patch series as commits in a git worktree of the pristine tree.
 #
 #   patches.sh import   (re)create the worktree ($CACHE/src/dev, branch dev)
-#                       with patches/series applied as commits
-#   patches.sh export   write pristine..dev back to patches/ and patches/series
+#                       with the series' commits (harness/series.py: each
+#                       patch with the new files it adds); edit, commit,
+#                       rebase -i there
+#   patches.sh export   write pristine..dev back to patches/, patches/series,
+#                       patches/new-files and the overlay
+#
+# The commit dev started from is kept as refs/unwind-user/dev-base, so that
+# export notices an overlay file edited here since the import.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -14,23 +20,20 @@ dev=$CACHE/src/dev
 
 case "${1:-}" in
 import)
+	tip=$(GIT_INDEX_FILE=$SRC/.git/import-index "$HARNESS/series.py" assemble "$SRC")
 	if [ ! -d "$dev" ]; then
-		git -C "$SRC" worktree add -q -B dev "$dev" pristine
+		git -C "$SRC" worktree add -q -B dev "$dev" "$tip"
 	else
-		git -C "$dev" checkout -q -B dev pristine
+		git -C "$dev" checkout -q -f -B dev "$tip"
 	fi
-	while read -r patch _; do
-		case "$patch" in ''|'#'*) continue ;; esac
-		git -C "$dev" am -q "$REPO/patches/$patch" || die "patch $patch does not apply"
-	done < "$REPO/patches/series"
-	log "dev: $(git -C "$dev" rev-list --count pristine..dev) patches in $dev"
+	git -C "$SRC" update-ref refs/unwind-user/dev-base "$tip"
+	log "dev: $(git -C "$dev" rev-list --count pristine..dev) commits in $dev"
 	;;
 export)
-	rm -f "$REPO"/patches/*.patch
-	git -C "$dev" format-patch -q --zero-commit --no-signature \
-		-o "$REPO/patches" pristine..dev
-	(cd "$REPO/patches" && ls ./*.patch | sed 's|^\./||') > "$REPO/patches/series"
-	log "exported $(wc -l < "$REPO/patches/series") patches"
+	base=$(git -C "$SRC" rev-parse -q --verify refs/unwind-user/dev-base) ||
+		die "no dev-base: run make patches-import first"
+	"$HARNESS/series.py" export "$SRC" dev "$base"
+	git -C "$SRC" update-ref refs/unwind-user/dev-base dev
 	;;
 *)
 	echo "usage: $0 import|export" >&2

@@ -56,8 +56,16 @@ Subject: [PATCH] broken on purpose
  at all
 PATCH
 echo 0001-broken.patch > "$tmp/repo/patches/series"
+git -C "$tmp/repo" init -q
 out=$("$tmp/repo/harness/tree.sh" 2>&1)
 expect "a bad patch stops the tree, naming it" 1 $? "patch 0001-broken.patch does not apply" "$out"
+
+# A new file that no patch of patches/new-files adds.
+mkdir -p "$tmp/repo/kernel/unwind"
+echo '// SPDX-License-Identifier: GPL-2.0' > "$tmp/repo/kernel/unwind/stray.c"
+out=$("$tmp/repo/harness/tree.sh" 2>&1)
+expect "a new file in no patch stops the tree, naming it" 1 $? \
+	"in no patch of patches/new-files: kernel/unwind/stray.c" "$out"
 
 out=$("$HARNESS/vm.sh" -t 120 sh -c 'echo hello from the guest; exit 3' 2>&1)
 expect "the guest's exit status and output reach the host" 3 $? "hello from the guest" "$out"

@@ -32,6 +32,14 @@ struct unwind_user_eh_frame {
 };
 
 /*
+ * The formats of registered tables.  User space names them by the same
+ * values, PR_EH_FRAME_FORMAT_*.
+ */
+#define UNWIND_USER_FORMAT_EH_FRAME_HDR	1	/* .eh_frame_hdr + .eh_frame */
+#define UNWIND_USER_FORMAT_EH_FRAME	2	/* .eh_frame, indexed here */
+#define UNWIND_USER_FORMAT_PE		3	/* a PE32+ image */
+
+/*
  * What the table lookups of one walk may spend together, in CFI instructions
  * run.  A lookup runs at most 16384 of them and a walk has up to 510 frames;
  * typical walks spend a few thousand.  Two lookups at the bound, no more.
@@ -61,7 +69,7 @@ struct unwind_user_eh_frame {
  * struct unwind_user_format - a table format handled outside the core
  * @owner:	the module of the handler; each entry of the format holds a
  *		reference, each lookup another while it runs
- * @format:	its PR_EH_FRAME_FORMAT_* value
+ * @format:	its UNWIND_USER_FORMAT_* value
  * @name:	its name in /proc/<pid>/unwind_tables
  * @init:	read and check the table of the object mapped at [start, end)
  *		from user memory (may fault and sleep) and describe it in

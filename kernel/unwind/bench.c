@@ -17,10 +17,10 @@
  * time of all W walks.  Which unwinder the walk uses is the task's affair:
  * with no table registered it is the frame-pointer walk.
  *
- * "uaccess N" times the two ways of reading BENCH_UACCESS_BYTES of user
- * memory that a table lookup could use, N times each, on the writer's own
- * stack: one copy_from_user() of all of it (what the lookups do), and one
- * user_read_access_begin() window with unsafe_get_user() of each word (what
+ * "uaccess N" times the ways of reading BENCH_UACCESS_BYTES of user memory
+ * that a table lookup could use, N times each, on the writer's own stack:
+ * one copy_from_user() of all of it, and one user_read_access_begin()
+ * window with unsafe_get_user() of each word (what dwarf_read.c chose, as
  * the SFrame series does), with get_user() of each word for reference; it
  * reads "uaccess N copy C window W get_user G", the ns of all N of each.
  */

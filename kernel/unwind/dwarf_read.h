@@ -5,10 +5,10 @@
  *
  * The bytes belong to user space and may be unmapped, truncated or hostile
  * at any time: every read is checked against the end the cursor was given,
- * and every user access is a copy_from_user() whose fault ends the read
- * with -EFAULT.  A cursor may also be given a kernel copy of a prefix of
- * its range (what a caller read in one go), which it reads from without
- * touching user memory.
+ * and every user access (copy_from_user(), or unsafe_get_user() in a
+ * user_read_access_begin() window) ends the read with -EFAULT on a fault.
+ * A cursor may also be given a kernel copy of a prefix of its range (what a
+ * caller read in one go), which it reads from without touching user memory.
  */
 #ifndef _KERNEL_UNWIND_DWARF_READ_H
 #define _KERNEL_UNWIND_DWARF_READ_H

@@ -20,7 +20,7 @@
 /*
  * DWARF register numbers of the registers struct unwind_user_frame knows:
  * the stack pointer, the frame pointer and the return address column (the
- * psABI's, from asm/unwind_user.h).  And how far the ABI puts the CFA above
+ * psABI's, from asm/unwind_user_dwarf.h).  And how far the ABI puts the CFA above
  * the caller's stack pointer: 0 as DWARF defines it, 160 on s390x (the
  * register save area the caller allocates).
  */

@@ -16,7 +16,6 @@
  */
 #include <linux/errno.h>
 #include <linux/module.h>
-#include <linux/prctl.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -126,7 +125,7 @@ static int pe_user_find_frame(const void *data, unsigned long pc,
 
 static const struct unwind_user_format pe_user_format = {
 	.owner		= THIS_MODULE,
-	.format		= PR_EH_FRAME_FORMAT_PE,
+	.format		= UNWIND_USER_FORMAT_PE,
 	.name		= "pe",
 	.init		= pe_user_init,
 	.find_frame	= pe_user_find_frame,

@@ -16,6 +16,11 @@
 #include <linux/uaccess.h>
 #include <linux/unwind_user_registry.h>
 
+/* The registry takes a format by the value user space names it with. */
+static_assert(PR_EH_FRAME_FORMAT_EH_FRAME_HDR == UNWIND_USER_FORMAT_EH_FRAME_HDR);
+static_assert(PR_EH_FRAME_FORMAT_EH_FRAME == UNWIND_USER_FORMAT_EH_FRAME);
+static_assert(PR_EH_FRAME_FORMAT_PE == UNWIND_USER_FORMAT_PE);
+
 /* An x32 task: the walk has no rules for its 4-byte frames in a 64-bit task. */
 static bool caller_is_x32(void)
 {

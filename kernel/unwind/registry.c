@@ -3,18 +3,21 @@
  * The per-mm registry of user unwind tables.
  *
  * Each entry covers the text [start, end) of one mapped object and says
- * where that object's unwind table is (for now its .eh_frame_hdr and
- * .eh_frame).  Entries live in a maple tree in the mm, keyed by the text
- * range, stored inclusive as [start, end - 1].
+ * where that object's unwind table is: its .eh_frame (and .eh_frame_hdr),
+ * or what the handler of another format keeps of it.  Entries live in a
+ * maple tree in the mm, keyed by the text range, stored inclusive as
+ * [start, end - 1].
  *
  * Writers hold the mmap lock for writing, which is also the tree's lock
  * (MT_FLAGS_LOCK_EXTERN, as for the VMA tree).  So a registration is
  * checked against the VMAs and inserted in one step that no munmap() can
  * come between, and an entry is removed by exactly one writer.  The
- * unwinder reads under RCU and copies the entry out before it reads the
- * table, because those reads can fault and sleep.  An entry removed
- * meanwhile leaves the unwinder holding only user addresses: at worst a read
- * faults and that frame is unwound another way.
+ * unwinder finds the entry under RCU, copies its description out and takes
+ * a reference (on the entry, for its index; or on the handler's module)
+ * before it reads the table, because those reads can fault and sleep.  An
+ * entry removed meanwhile leaves the unwinder holding user addresses and
+ * its own reference: at worst a read faults and that frame is unwound
+ * another way.
  *
  * Entries do not change once inserted: fork shares them with the child,
  * which takes a reference on each, instead of copying them.
@@ -37,7 +40,6 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/printk.h>
-#include <linux/prctl.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
@@ -59,7 +61,7 @@ struct unwind_user_table {
 	unsigned long			start;	/* text covered: [start, end) */
 	unsigned long			end;
 	u64				id;	/* unique, never reused */
-	unsigned int			format;	/* PR_EH_FRAME_FORMAT_* */
+	unsigned int			format;	/* UNWIND_USER_FORMAT_* */
 	/* The handler of another format than .eh_frame, or NULL */
 	const struct unwind_user_format	*fmt;
 	union {
@@ -111,7 +113,7 @@ static const struct eh_frame_regs eh_frame_regs = {
 	.cfa_off = UNWIND_USER_DWARF_CFA_OFF,
 };
 
-#ifdef UNWIND_USER_DWARF_SP_32
+#if defined(UNWIND_USER_DWARF_SP_32) && defined(CONFIG_COMPAT)
 /* ... and for the 32-bit tasks of a 64-bit kernel, whose psABI differs. */
 static const struct eh_frame_regs eh_frame_regs_32 = {
 	.sp = UNWIND_USER_DWARF_SP_32,
@@ -125,7 +127,7 @@ static const struct eh_frame_regs *registry_regs(unsigned int ws)
 {
 	if (ws == sizeof(long))
 		return &eh_frame_regs;
-#ifdef UNWIND_USER_DWARF_SP_32
+#if defined(UNWIND_USER_DWARF_SP_32) && defined(CONFIG_COMPAT)
 	if (ws == 4)
 		return &eh_frame_regs_32;
 #endif
@@ -355,8 +357,8 @@ eh_frame_entry_create(const struct unwind_user_eh_frame *desc,
 	}
 	e->table.start = desc->text_start;
 	e->table.end = desc->text_end;
-	e->table.format = desc->hdr_start ? PR_EH_FRAME_FORMAT_EH_FRAME_HDR :
-					    PR_EH_FRAME_FORMAT_EH_FRAME;
+	e->table.format = desc->hdr_start ? UNWIND_USER_FORMAT_EH_FRAME_HDR :
+					    UNWIND_USER_FORMAT_EH_FRAME;
 	e->table.id = atomic64_inc_return(&registry_next_id);
 	refcount_set(&e->ref, 1);
 	return e;
@@ -462,7 +464,7 @@ static const struct unwind_user_format *format_get(unsigned int format)
 /**
  * unwind_user_add_table - register an object whose table has another format
  * @mm:		current's mm
- * @format:	PR_EH_FRAME_FORMAT_*, not .eh_frame's
+ * @format:	UNWIND_USER_FORMAT_*, not .eh_frame's
  * @start:	where the object is mapped
  * @end:	its end (exclusive)
  *
@@ -548,8 +550,9 @@ int unwind_user_register_format(const struct unwind_user_format *fmt)
 {
 	int ret = 0;
 
-	if (fmt->format > REGISTRY_MAX_FORMAT ||
-	    fmt->format == PR_EH_FRAME_FORMAT_EH_FRAME_HDR ||
+	if (!fmt->format || fmt->format > REGISTRY_MAX_FORMAT ||
+	    fmt->format == UNWIND_USER_FORMAT_EH_FRAME_HDR ||
+	    fmt->format == UNWIND_USER_FORMAT_EH_FRAME ||
 	    !fmt->init || !fmt->find_frame)
 		return -EINVAL;
 	mutex_lock(&registry_formats_lock);
@@ -583,7 +586,7 @@ EXPORT_SYMBOL_GPL(unwind_user_unregister_format);
 /**
  * unwind_user_remove - remove the registration of exactly [@start, @end)
  * @mm:		current's mm
- * @format:	the format it was registered with (PR_EH_FRAME_FORMAT_*)
+ * @format:	the format it was registered with (UNWIND_USER_FORMAT_*)
  * @start:	start of the text it covers
  * @end:	its end (exclusive)
  *

@@ -4,9 +4,9 @@
 
 #ifdef CONFIG_UNWIND_USER
 
+#include <linux/fpu.h>
 #include <linux/sched.h>
 #include <linux/unwind_user_types.h>
-#include <asm/fpu.h>
 #include <asm/ptrace.h>
 
 /* s390 has no compat tasks: every user word is 64 bits. */
@@ -19,16 +19,9 @@ static inline int unwind_user_word_size(struct pt_regs *regs)
 
 #ifdef CONFIG_HAVE_UNWIND_USER_EH_FRAME
 
-/* DWARF register numbers (s390x ELF ABI): r15, r11, and r14 for the RA. */
-#define UNWIND_USER_DWARF_SP	15
-#define UNWIND_USER_DWARF_FP	11
-#define UNWIND_USER_DWARF_RA	14
+#include <asm/unwind_user_dwarf.h>
 
-/*
- * The CFA is the caller's r15 plus the register save area that the caller
- * allocates for its callee.
- */
-#define UNWIND_USER_DWARF_CFA_OFF	STACK_FRAME_OVERHEAD
+static_assert(UNWIND_USER_DWARF_CFA_OFF == STACK_FRAME_OVERHEAD);
 
 /*
  * A register of the topmost frame, by DWARF number: 0-15 are r0-r15, 16-31

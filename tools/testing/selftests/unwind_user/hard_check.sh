@@ -52,7 +52,6 @@ HEX='function hex(s,  i, n) {
 # "LOC CFA ..." lines.
 fde_rows() {
 	readelf --debug-dump=frames-interp "$prog" | awk -v a="$1" "$HEX"'
-		
 		/ FDE / {
 			split($0, f, "pc=")
 			split(f[2], r, "\\.\\.")
@@ -72,7 +71,6 @@ cfa_at() {
 # The raw CFI instructions of the FDE covering hex address $1.
 fde_insns() {
 	readelf --debug-dump=frames "$prog" | awk -v a="$1" "$HEX"'
-		
 		/ FDE / {
 			split($0, f, "pc=")
 			split(f[2], r, "\\.\\.")
@@ -90,7 +88,8 @@ drap)
 	probe=$(printf '%x' $((0x$fn + $(section_word .probe_drap))))
 	insns=$(fde_insns "$fn")
 	echo "$insns" | grep -q 'DW_CFA_def_cfa_expression (DW_OP_breg6 (rbp): -8; DW_OP_deref)' ||
-		fail "drap_fn has no DRAP CFA expression (DW_CFA_def_cfa_expression); the compiler made:
+		fail "drap_fn has no DRAP CFA expression" \
+			"(DW_CFA_def_cfa_expression); the compiler made:
 $insns"
 	echo "$insns" | grep -q 'DW_CFA_expression: r6 (rbp)' ||
 		fail "drap_fn saves no %rbp with DW_CFA_expression"
@@ -126,8 +125,10 @@ plt)
 	n=$(readelf -rW "$prog" | awk '/^Relocation section .\.rela\.plt/ { f = 1; next }
 		/^Relocation section/ { f = 0 } f && /JUMP_SLOT/ { n++ } END { print n + 0 }')
 	[ "$n" = 1 ] || fail "$n .rela.plt entries, not 1"
+	expr="DW_OP_breg7 (rsp): 8; DW_OP_breg16 (rip): 0; DW_OP_lit15; DW_OP_and;"
+	expr="$expr DW_OP_lit$lit; DW_OP_ge; DW_OP_lit3; DW_OP_shl; DW_OP_plus"
 	readelf --debug-dump=frames "$prog" |
-		grep -q "DW_CFA_def_cfa_expression (DW_OP_breg7 (rsp): 8; DW_OP_breg16 (rip): 0; DW_OP_lit15; DW_OP_and; DW_OP_lit$lit; DW_OP_ge; DW_OP_lit3; DW_OP_shl; DW_OP_plus)" ||
+		grep -qF "DW_CFA_def_cfa_expression ($expr)" ||
 		fail "no .plt CFA expression with DW_OP_lit$lit in .eh_frame"
 	if [ "$lit" = 9 ]; then
 		readelf -SW "$prog" | grep -q ' \.plt\.sec ' || fail "no .plt.sec"

@@ -26,7 +26,8 @@ check() {
 		cat "$tmp/record.err"
 		return 1
 	fi
-	"$perf" script --no-demangle -i "$tmp/perf.data" -F comm,ip,sym 2>"$tmp/script.err" > "$tmp/script.txt"
+	"$perf" script --no-demangle -i "$tmp/perf.data" -F comm,ip,sym \
+		2>"$tmp/script.err" >"$tmp/script.txt"
 	# perf script prints a header line per sample, one line per frame
 	# ("ip sym"), and a blank line between samples.
 	awk -v prog="$prog" -v min="$min" '
@@ -36,12 +37,15 @@ check() {
 				if (f[1] " " f[2] " " f[3] " " f[4] " " f[5] == "d c b a main")
 					good++
 				else if (bad++ < 3)
-					printf("bad chain: %s %s %s %s %s\n", f[1], f[2], f[3], f[4], f[5])
+					printf("bad chain: %s %s %s %s %s\n",
+					       f[1], f[2], f[3], f[4], f[5])
 			}
 			n = 0
 		}
 		/^$/ { done_sample(); next }
-		/^[[:space:]]+[0-9a-f]+ / { n++; sym = $2; sub(/\+0x[0-9a-f]+$/, "", sym); f[n] = sym; next }
+		/^[[:space:]]+[0-9a-f]+ / {
+			n++; sym = $2; sub(/\+0x[0-9a-f]+$/, "", sym); f[n] = sym; next
+		}
 		{ done_sample() }
 		END {
 			done_sample()

@@ -150,7 +150,7 @@ int reg_register(struct mm_struct *mm, unsigned long base)
 
 int reg_unregister(struct mm_struct *mm, unsigned long base)
 {
-	return unwind_user_remove(mm, PR_EH_FRAME_FORMAT_EH_FRAME_HDR, base,
+	return unwind_user_remove(mm, UNWIND_USER_FORMAT_EH_FRAME_HDR, base,
 				  base + OBJ_TEXT_SIZE);
 }
 
