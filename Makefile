@@ -7,7 +7,8 @@
 H := harness
 
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
-	sparse harness-selftest patches-import patches-export clean help \
+	sparse harness-selftest patches-import patches-export series series-check \
+	clean help \
 	unit fuzz fuzz-pe bench bench-register bench-kernel bench-mm bench-e2e audit realbin \
 	check-debug \
 	registry-old wine wine-loader demo-wine glibc
@@ -142,6 +143,17 @@ patches-import:
 
 patches-export:
 	@$(H)/patches.sh export
+
+# The series as git format-patch writes it, with its cover letter
+# (patches/cover-letter), in $(UNWIND_CACHE)/series; lists the patches.
+series: tree
+	@$(H)/series.py format "$${UNWIND_CACHE:-$$HOME/.cache/unwind-user}/src/linux" \
+		HEAD "$${UNWIND_CACHE:-$$HOME/.cache/unwind-user}/series"
+
+# checkpatch on each patch, and each commit built on x86-64 and s390x
+# (SERIES_ARCHES, SERIES_FROM, SERIES_TO to narrow it down).
+series-check: deps
+	@$(H)/series-check.sh
 
 clean:
 	rm -rf "$${UNWIND_CACHE:-$$HOME/.cache/unwind-user}/build" \

@@ -133,7 +133,7 @@ if [ -d "$uu" ] && step s390x/user-build "${umake[@]}" s390x; then
 fi
 if [ $s390_selftests_ok = 1 ]; then
 	start=$(date +%s)
-	"${s390[@]}" "$HARNESS/vm.sh" -t 1500 "$CACHE/build/selftests-s390x/install/run_kselftest.sh" \
+	"${s390[@]}" "$HARNESS/vm.sh" -t 1500 "$CACHE/build/selftests-s390x$KSUF/install/run_kselftest.sh" \
 		> "$logs/s390x-guest.log" 2>&1
 	rc=$?
 	"$HARNESS/tap.py" s390x/guest < "$logs/s390x-guest.log" |

@@ -35,7 +35,7 @@ for line in diff.splitlines():
             new_files.add(path)
 
 found = 0
-finding = re.compile(r'^(?:.*?/src/linux/|\.\./)*(?P<file>[\w./+-]+):(?P<line>\d+):(?:\d+:)? (?:warning|error):')
+finding = re.compile(r'^(?:.*?/src/[\w.-]+/|\.\./)*(?P<file>[\w./+-]+):(?P<line>\d+):(?:\d+:)? (?:warning|error):')
 for out in sys.stdin:
     m = finding.match(out)
     if not m:
