@@ -59,6 +59,7 @@
 #include "lookup.h"
 #include "../../../kernel/unwind/pe.h"
 #include "bench.h"
+#include "dwarf_regs.h"
 #include "fake_user.h"
 #include "pe_builder.h"
 #include "pe_load.h"
@@ -71,7 +72,7 @@
 /* Each timed run lasts about this long. */
 #define RUN_NS		10000000.0
 
-static const struct eh_frame_regs regs_x86_64 = { .sp = 7, .fp = 6, .ra = 16 };
+static const struct eh_frame_regs regs_x86_64 = DWARF_REGS_X86_64;
 
 /* A loaded object with an .eh_frame_hdr, as the kernel's registry has it. */
 struct object {

@@ -30,6 +30,7 @@
 #include "../../../kernel/unwind/dwarf.h"
 #include "../../../kernel/unwind/eh_frame.h"
 #include "../../../kernel/unwind/dwarf_read.h"
+#include "dwarf_regs.h"
 #include "lookup.h"
 #include "fake_user.h"
 #include "fuzz.h"
@@ -37,8 +38,8 @@
 
 static_assert(sizeof(struct fuzz_input) == 32, "fuzz_seeds.py writes 32 bytes");
 
-static const struct eh_frame_regs regs_x86_64 = { .sp = 7, .fp = 6, .ra = 16 };
-static const struct eh_frame_regs regs_i386 = { .sp = 4, .fp = 5, .ra = 8 };
+static const struct eh_frame_regs regs_x86_64 = DWARF_REGS_X86_64;
+static const struct eh_frame_regs regs_i386 = DWARF_REGS_I386;
 
 /*
  * Bound on the copy_from_user() calls of one lookup.  A window refill

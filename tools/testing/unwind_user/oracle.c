@@ -39,14 +39,13 @@
 #include "../../../kernel/unwind/cache.h"
 #include "../../../kernel/unwind/eh_frame.h"
 #include "lookup.h"
+#include "dwarf_regs.h"
 #include "fake_user.h"
 
-static const struct eh_frame_regs regs_x86_64 = { .sp = 7, .fp = 6, .ra = 16 };
-static const struct eh_frame_regs regs_i386 = { .sp = 4, .fp = 5, .ra = 8 };
+static const struct eh_frame_regs regs_x86_64 = DWARF_REGS_X86_64;
+static const struct eh_frame_regs regs_i386 = DWARF_REGS_I386;
 /* r15, r11, r14; the CFA is 160 bytes above the caller's r15. */
-static const struct eh_frame_regs regs_s390x = {
-	.sp = 15, .fp = 11, .ra = 14, .cfa_off = 160,
-};
+static const struct eh_frame_regs regs_s390x = DWARF_REGS_S390X;
 
 struct segment {
 	unsigned long vaddr, filesz, memsz;

@@ -6,6 +6,7 @@
  * after its body (UNIT_TEST() in unit.h), and run in the order the files
  * are linked.
  */
+#include "dwarf_regs.h"
 #include "unit.h"
 
 /* ------------------------------------------------------------------ */
@@ -99,8 +100,8 @@ const char *err_name(int err)
 /* Lookups */
 
 struct test_sec T;
-const struct eh_frame_regs regs64 = { .sp = 7, .fp = 6, .ra = 16 };
-const struct eh_frame_regs regs32 = { .sp = 4, .fp = 5, .ra = 8 };
+const struct eh_frame_regs regs64 = DWARF_REGS_X86_64;
+const struct eh_frame_regs regs32 = DWARF_REGS_I386;
 struct eh_frame_section S;
 const struct eh_frame_regs *R = &regs64;
 unsigned long text_start = TEST_TEXT_START, text_end = TEST_TEXT_END;
