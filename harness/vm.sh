@@ -80,7 +80,8 @@ if [ -n "$interactive" ]; then
 	exit
 fi
 
-printf 'UNWIND_CACHE=%q\n' "$CACHE" > "$out/env"
+# The guest's common.sh finds the build (the PE module) by these.
+printf 'UNWIND_CACHE=%q\nKVARIANT=%q\nKVER=%q\n' "$CACHE" "$KVARIANT" "$KVER" > "$out/env"
 # One argument is a shell command line; several are a command and its
 # arguments, kept as they are.
 if [ $# -eq 1 ]; then
