@@ -145,10 +145,10 @@ patches-export:
 	@$(H)/patches.sh export
 
 # The series as git format-patch writes it, with its cover letter
-# (patches/cover-letter), in $(UNWIND_CACHE)/series; lists the patches.
+# (patches/cover-letter), in $(UNWIND_CACHE)/series/patches; lists them.
 series: tree
 	@$(H)/series.py format "$${UNWIND_CACHE:-$$HOME/.cache/unwind-user}/src/linux" \
-		HEAD "$${UNWIND_CACHE:-$$HOME/.cache/unwind-user}/series"
+		HEAD "$${UNWIND_CACHE:-$$HOME/.cache/unwind-user}/series/patches"
 
 # checkpatch on each patch, and each commit built on x86-64 and s390x
 # (SERIES_ARCHES, SERIES_FROM, SERIES_TO to narrow it down).

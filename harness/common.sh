@@ -42,7 +42,7 @@ PATH=$CACHE/cross-s390x/usr/bin:$PATH
 #   KVARIANT=debug	make check-debug's: harness/x86_64-debug.config on top
 #   KVARIANT=plain	pristine Linux 7.2, same config, to compare against
 #   KVARIANT=series	one commit of the series after another (make series-check),
-#			in a worktree of its own
+#			in a worktree and build directory of their own
 KVARIANT=${KVARIANT:-}
 KBUILD=$CACHE/build/$UU_ARCH${KVARIANT:+-$KVARIANT}$KSUF
 KFRAGS=$HARNESS/$UU_ARCH.config
@@ -52,7 +52,11 @@ fi
 if [ "$KVARIANT" = plain ]; then
 	SRC=$CACHE/src/plain$KSUF
 elif [ "$KVARIANT" = series ]; then
-	SRC=$CACHE/src/series$KSUF
+	# The same layout as the main tree and build, one level down, so that
+	# ccache (CCACHE_BASEDIR) sees the same relative paths and reuses
+	# what the main build compiled.
+	SRC=$CACHE/series/src/linux$KSUF
+	KBUILD=$CACHE/series/build/$UU_ARCH$KSUF
 fi
 PERF_OUT=$CACHE/build/perf$KSUF
 USER_OUT=$CACHE/build/user$KSUF

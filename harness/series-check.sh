@@ -14,37 +14,39 @@ set -euo pipefail
 "$HARNESS/tree.sh"
 main=$SRC
 tip=$(git -C "$main" rev-parse HEAD)
-out=$CACHE/series
+out=$CACHE/series/patches
+logs=$CACHE/series/logs
+mkdir -p "$logs"
 "$HARNESS/series.py" format "$main" "$tip" "$out"
 
 pass=0 fail=0
 ok() { echo "ok: $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
-if "$HARNESS/style.sh" checkpatch >"$out.checkpatch" 2>&1; then
-	ok "checkpatch --strict: $(tail -n1 "$out.checkpatch")"
+if "$HARNESS/style.sh" checkpatch >"$logs/checkpatch" 2>&1; then
+	ok "checkpatch --strict: $(tail -n1 "$logs/checkpatch")"
 else
-	cat "$out.checkpatch"
+	cat "$logs/checkpatch"
 	bad "checkpatch --strict"
 fi
 
 # The last commit is the tree make check builds: every overlay file as it
 # is here, and no file of Linux changed that no patch changes.
 (cd "$REPO" && git ls-files --cached --others --exclude-standard -- $OVERLAY_DIRS) |
-	sort >"$out.overlay"
-sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$REPO"/patches/*.patch | sort -u >"$out.patched"
-git -C "$main" diff --name-only pristine "$tip" | sort >"$out.changed"
-stray=$(comm -23 "$out.changed" <(sort -u "$out.overlay" "$out.patched"))
+	sort >"$logs/overlay"
+sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$REPO"/patches/*.patch | sort -u >"$logs/patched"
+git -C "$main" diff --name-only pristine "$tip" | sort >"$logs/changed"
+stray=$(comm -23 "$logs/changed" <(sort -u "$logs/overlay" "$logs/patched"))
 differ=$(while read -r f; do
 	git -C "$main" show "$tip:$f" 2>/dev/null | cmp -s - "$REPO/$f" || echo "$f"
-done <"$out.overlay")
+done <"$logs/overlay")
 if [ -z "$stray$differ" ]; then
 	ok "last commit $(git -C "$main" rev-parse --short "$tip") = pristine + patches + overlay"
 else
 	bad "last commit differs from the overlay: $stray $differ"
 fi
 
-wt=$CACHE/src/series
+wt=$(KVARIANT=series; . "$HARNESS/common.sh"; echo "$SRC")
 [ -d "$wt" ] || git -C "$main" worktree add -q --detach "$wt" pristine
 mapfile -t commits < <(git -C "$main" rev-list --reverse "pristine..$tip")
 from=${SERIES_FROM:-1} to=${SERIES_TO:-${#commits[@]}}
@@ -53,7 +55,7 @@ for ((i = from; i <= to; i++)); do
 	git -C "$wt" checkout -q -f --detach "$c"
 	subject=$(git -C "$wt" log -1 --format=%s "$c")
 	for arch in ${SERIES_ARCHES:-x86_64 s390x}; do
-		log=$out.build-$i-$arch.log
+		log=$logs/build-$i-$arch.log
 		start=$(date +%s)
 		if ARCH=$arch KVARIANT=series "$HARNESS/kernel.sh" >"$log" 2>&1; then
 			ok "$i/${#commits[@]} $arch builds ($(($(date +%s) - start)) s): $subject"
