@@ -22,6 +22,9 @@ cd "$SRC"
 case "${1:-}" in
 checkpatch)
 	bad=0
+	# checkpatch's SPDX check (scripts/spdxcheck.py) needs the system
+	# python3 with python3-ply, not another python3 earlier in PATH.
+	export PATH=/usr/bin:$PATH
 	# The series as a maintainer receives it (make series): each patch
 	# with the new files it adds.  Patches only of user-space code
 	# under tools/ are held to what the files are below.
