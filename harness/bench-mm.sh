@@ -8,10 +8,10 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-plain=$CACHE/src/plain
+plain=$(KVARIANT=plain; . "$HARNESS/common.sh"; echo "$SRC")
 if [ ! -d "$plain" ]; then
 	log "pristine tree for the plain kernel: $plain"
-	git -C "$CACHE/src/linux" worktree add -q --detach "$plain" pristine
+	git -C "$SRC" worktree add -q --detach "$plain" pristine
 fi
 KVARIANT=plain "$HARNESS/kernel.sh"
 

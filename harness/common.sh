@@ -49,14 +49,12 @@ KFRAGS=$HARNESS/$UU_ARCH.config
 if [ -n "$KVARIANT" ] && [ -f "$HARNESS/$UU_ARCH-$KVARIANT.config" ]; then
 	KFRAGS="$KFRAGS $HARNESS/$UU_ARCH-$KVARIANT.config"
 fi
-if [ "$KVARIANT" = plain ]; then
-	SRC=$CACHE/src/plain$KSUF
-elif [ "$KVARIANT" = series ]; then
-	# The same layout as the main tree and build, one level down, so that
-	# ccache (CCACHE_BASEDIR) sees the same relative paths and reuses
-	# what the main build compiled.
-	SRC=$CACHE/series/src/linux$KSUF
-	KBUILD=$CACHE/series/build/$UU_ARCH$KSUF
+# Both lay out their tree and build as the main ones are, one level down,
+# so that ccache (CCACHE_BASEDIR) sees the same relative paths and reuses
+# what another build compiled from the same sources.
+if [ "$KVARIANT" = plain ] || [ "$KVARIANT" = series ]; then
+	SRC=$CACHE/$KVARIANT/src/linux$KSUF
+	KBUILD=$CACHE/$KVARIANT/build/$UU_ARCH$KSUF
 fi
 PERF_OUT=$CACHE/build/perf$KSUF
 USER_OUT=$CACHE/build/user$KSUF
