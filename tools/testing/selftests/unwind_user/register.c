@@ -1538,6 +1538,25 @@ static long slab_kb(void)
 }
 
 /*
+ * Slab once it stops shrinking: what is freed after an RCU grace period
+ * takes longer on a debug kernel (KASAN, lockdep, kmemleak) under TCG.
+ * At most 8 s, in 250 ms steps, until two readings are within 64 kB.
+ */
+static long slab_kb_settled(void)
+{
+	long prev = slab_kb(), kb = prev;
+
+	for (int i = 0; i < 32; i++) {
+		usleep(250000);
+		kb = slab_kb();
+		if (prev - kb < 64)
+			break;
+		prev = kb;
+	}
+	return kb;
+}
+
+/*
  * A process's registrations are freed when its address space goes, not when
  * the last reference to its mm_struct does: an open /proc/<pid>/maps holds
  * one of those, long after the process exited.  A child registers many
@@ -1587,10 +1606,10 @@ TEST_F(cap, exit_frees_with_mm_pinned)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	/* Entries and tree nodes are freed after an RCU grace period. */
 	usleep(1000000);
-	exited = slab_kb();
+	exited = slab_kb_settled();
 	close(fd);
 	usleep(1000000);
-	closed = slab_kb();
+	closed = slab_kb_settled();
 	ksft_print_msg("Slab: %ld kB before, %ld with %ld registrations, %ld after exit, %s %ld\n",
 		       before, held, n, exited, "after close", closed);
 	ASSERT_LT(before + n * 100 / 1024, held) TH_LOG("the registrations used no memory?");
