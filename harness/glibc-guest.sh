@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs in the guest (make glibc): the glibc patch (patches/glibc/) against
-# the host's unpatched glibc, without LD_AUDIT.
+# the host's unpatched glibc, without LD_AUDIT, and with the kernel's own
+# discovery of tables off (kernel.unwind_tables_discover=0, restored at
+# exit): it would find the same tables, and hide what the patch does.
 #
 #   glibc-guest.sh LIBDIR PROGRAM DLCLOSE
 #	LIBDIR	the patched ld-linux-x86-64.so.2 and libc.so.6 (harness/glibc.sh)
@@ -10,17 +12,17 @@
 #	DLCLOSE	harness/glibc-dlclose.c built
 #
 #  1. /proc/<pid>/unwind_tables of PROGRAM run by the patched ld.so lists
-#     the program, libc, libm, libstdc++ and libgcc_s (mapped to their files
-#     through /proc/<pid>/maps); under the host's ld.so it lists none of them
-#     (the kernel registers only what exec maps: there, ld.so and the vDSO).
+#     registrations (origin prctl) of the program, libc, libm, libstdc++ and
+#     libgcc_s (mapped to their files through /proc/<pid>/maps); under the
+#     host's ld.so it lists none of them (exec registers nothing).
 #  2. DLCLOSE, run by the patched ld.so under strace, dlopen()s libz: one
 #     registration covers its zlibVersion(), none after dlclose(), and
 #     strace sees exactly one PR_UNREGISTER_EH_FRAME (83), which succeeds.
 #  3. perf record -e cpu-clock:u --call-graph fp,defer of PROGRAM throwing
 #     through 100 levels for 3 s: the patched ld.so as its interpreter, then
-#     the host's ld.so run the same way, then PROGRAM exec'd as usual (the
-#     kernel registers it and the host's ld.so): the share of samples whose
-#     chain reaches main and _start, and where the others stop.
+#     the host's ld.so run the same way, then PROGRAM exec'd as usual
+#     (nothing registers anything): the share of samples whose chain
+#     reaches main and _start, and where the others stop.
 #
 # Exits non-zero when the patched run's share reaching _start or main is
 # below MIN_PCT (default 90), or when the tables are not listed.
@@ -34,19 +36,23 @@ min_pct=${MIN_PCT:-90}
 hostdirs=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
 hostld=/lib64/ld-linux-x86-64.so.2
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+discover=$(sysctl -n kernel.unwind_tables_discover)
+trap 'sysctl -q -w kernel.unwind_tables_discover="$discover"; rm -rf "$tmp"' EXIT
+sysctl -q -w kernel.unwind_tables_discover=0
 cd "$tmp"
 unset LD_AUDIT LD_PRELOAD LD_LIBRARY_PATH
 fail=0
 
 helper() { python3 "$HARNESS/realbin/realbin.py" "$@"; }
 
-# The objects /proc/PID/unwind_tables covers: for each text range, the file
+# The objects /proc/PID/unwind_tables lists registrations of (lines
+# "START-END prctl FORMAT ..."): for each text range, the file
 # /proc/PID/maps shows there.
 listed() {	# PID
 	local start end f
 
-	while read -r range _; do
+	while read -r range origin _; do
+		[ "$origin" = prctl ] || continue
 		start=$((16#${range%-*}))
 		while read -r mrange _ _ _ _ f; do
 			end=$((16#${mrange#*-}))

@@ -14,6 +14,7 @@
 struct module;
 struct seq_file;
 struct unwind_user_frame;
+struct vm_area_struct;
 
 /*
  * An object's text and where its .eh_frame_hdr and .eh_frame are mapped.
@@ -47,10 +48,13 @@ struct unwind_user_eh_frame {
 #define UNWIND_USER_TABLE_BUDGET	32768
 
 /*
- * What one lookup in a table of another format (struct unwind_user_format)
- * costs of that budget: its handler bounds its own work, a few hundred
- * reads at most.
+ * What a lookup pays of that budget for each read of user memory, in a
+ * table of another format (struct unwind_user_format), whose handler
+ * charges it: a typical PE lookup makes a handful of reads.
  */
+#define UNWIND_USER_READ_COST		4
+
+/* The least a lookup of another format costs, what the walk checks first. */
 #define UNWIND_USER_FORMAT_LOOKUP_COST	64
 
 /* unwind_user_registry_find_frame() @flags */
@@ -75,7 +79,9 @@ struct unwind_user_eh_frame {
  *		from user memory (may fault and sleep) and describe it in
  *		@data, UNWIND_USER_FORMAT_DATA_SIZE bytes; 0 or a negative errno
  * @find_frame:	the rules of the frame at @pc (UNWIND_USER_LOOKUP_* @flags)
- *		from @data; errnos as unwind_user_registry_find_frame()
+ *		from @data, taking UNWIND_USER_READ_COST from *@budget for
+ *		each read of user memory and stopping with -EOPNOTSUPP when
+ *		it is spent; errnos as unwind_user_registry_find_frame()
  */
 struct unwind_user_format {
 	struct module	*owner;
@@ -85,7 +91,8 @@ struct unwind_user_format {
 				unsigned long end);
 	int		(*find_frame)(const void *data, unsigned long pc,
 				      unsigned int flags,
-				      struct unwind_user_frame *frame);
+				      struct unwind_user_frame *frame,
+				      unsigned int *budget);
 };
 
 /* For the handler's module (which depends on the registry): see registry.c */
@@ -94,12 +101,7 @@ void unwind_user_unregister_format(const struct unwind_user_format *fmt);
 
 #ifdef CONFIG_UNWIND_USER_EH_FRAME
 
-/* Does the unwinder have anything to look up in @mm? */
-static inline bool unwind_user_mm_has_tables(struct mm_struct *mm)
-{
-	return !mtree_empty(&mm->unwind_user_mt);
-}
-
+bool unwind_user_mm_has_tables(struct mm_struct *mm);
 void unwind_user_mm_init(struct mm_struct *mm);
 int unwind_user_mm_dup(struct mm_struct *mm, struct mm_struct *oldmm);
 void unwind_user_mm_exit(struct mm_struct *mm);
@@ -111,9 +113,6 @@ void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm);
 
 int unwind_user_add_eh_frame(struct mm_struct *mm,
 			     const struct unwind_user_eh_frame *desc);
-int unwind_user_add_eh_frame_locked(struct mm_struct *mm,
-				    const struct unwind_user_eh_frame *desc,
-				    const void *hdr_data);
 int unwind_user_remove(struct mm_struct *mm, unsigned int format,
 		       unsigned long start, unsigned long end);
 int unwind_user_add_table(struct mm_struct *mm, unsigned int format,
@@ -121,6 +120,15 @@ int unwind_user_add_table(struct mm_struct *mm, unsigned int format,
 
 int unwind_user_eh_frame_prctl(int option, const void __user *uarg,
 			       unsigned long usize);
+
+/*
+ * The kernel's copy of the vDSO image that @vma maps, its size and where
+ * it starts in user memory; false if @vma maps none.  Architecture code;
+ * without it the vDSO is left to frame pointers.
+ */
+bool unwind_user_vdso_image(const struct vm_area_struct *vma,
+			    const void **data, unsigned long *size,
+			    unsigned long *start);
 
 int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 				    unsigned int flags, unsigned int *budget,
@@ -168,14 +176,6 @@ static inline void unwind_user_mm_move(struct mm_struct *mm,
 
 static inline int unwind_user_add_eh_frame(struct mm_struct *mm,
 					   const struct unwind_user_eh_frame *desc)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int
-unwind_user_add_eh_frame_locked(struct mm_struct *mm,
-				const struct unwind_user_eh_frame *desc,
-				const void *hdr_data)
 {
 	return -EOPNOTSUPP;
 }

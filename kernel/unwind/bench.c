@@ -12,10 +12,16 @@
  *
  * "warm N" walks N times; "cold N" also empties the task's frame cache
  * before each walk (outside the timed part), so that every frame is a
- * table lookup.  Reading the file gives the figures of the writer's last
- * run: "walks W frames F ns N", frames being those of one walk and ns the
- * time of all W walks.  Which unwinder the walk uses is the task's affair:
- * with no table registered it is the frame-pointer walk.
+ * table lookup; "discover N" forgets, before each walk, every table the
+ * kernel found by itself, so that the walk finds them again: the first
+ * sample of a process, but for the cost of the page cache.  Reading the
+ * file gives the figures of the writer's last run: "walks W frames F ns N",
+ * frames being those of one walk and ns the time of all W walks.  Which
+ * unwinder the walk uses is the task's affair: with no table known (and
+ * kernel.unwind_tables_discover 0) it is the frame-pointer walk.
+ *
+ * "warn 1" makes the kernel warn (WARN_ONCE, no more), so that the test
+ * harness can show that its scan of the kernel log catches a warning.
  *
  * "uaccess N" times the ways of reading BENCH_UACCESS_BYTES of user memory
  * that a table lookup could use, N times each, on the writer's own stack:
@@ -37,6 +43,8 @@
 #include <linux/uaccess.h>
 #include <linux/unwind_user.h>
 #include <linux/unwind_user_registry.h>
+
+#include "registry.h"
 
 #define BENCH_MAX_FRAMES	128
 #define BENCH_MAX_WALKS		1000000
@@ -111,27 +119,32 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 {
 	struct unwind_stacktrace trace;
 	unsigned long walks, i;
-	char buf[32], mode[8];
+	char buf[32], mode[16];
 	u64 ns = 0, t0;
-	bool cold;
-	int ret;
+	int ret, cold;
 
 	if (count >= sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	if (sscanf(buf, "%7s %lu", mode, &walks) != 2 || !walks ||
+	if (sscanf(buf, "%15s %lu", mode, &walks) != 2 || !walks ||
 	    walks > BENCH_MAX_WALKS)
 		return -EINVAL;
 	if (!strcmp(mode, "uaccess")) {
 		ret = bench_uaccess(walks);
 		return ret ? ret : count;
 	}
-	if (!strcmp(mode, "cold"))
-		cold = true;
+	if (!strcmp(mode, "warn")) {
+		WARN_ONCE(1, "unwind_user: a warning planted through debugfs\n");
+		return count;
+	}
+	if (!strcmp(mode, "discover"))
+		cold = 2;
+	else if (!strcmp(mode, "cold"))
+		cold = 1;
 	else if (!strcmp(mode, "warm"))
-		cold = false;
+		cold = 0;
 	else
 		return -EINVAL;
 
@@ -142,11 +155,12 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 
 	ret = 0;
 	for (i = 0; i < walks; i++) {
-		if (cold) {
+		if (cold == 2)
+			ret = unwind_user_forget_found(current->mm);
+		else if (cold)
 			ret = unwind_user_cache_flush(current->mm);
-			if (ret)
-				break;
-		}
+		if (ret)
+			break;
 		t0 = ktime_get_ns();
 		unwind_user(&trace, BENCH_MAX_FRAMES);
 		ns += ktime_get_ns() - t0;
@@ -197,9 +211,8 @@ static const struct file_operations bench_fops = {
 
 static int __init unwind_user_bench_init(void)
 {
-	struct dentry *dir = debugfs_create_dir("unwind_user", NULL);
-
-	debugfs_create_file("bench", 0600, dir, NULL, &bench_fops);
+	debugfs_create_file("bench", 0600, unwind_user_debugfs_dir(), NULL,
+			    &bench_fops);
 	return 0;
 }
 late_initcall(unwind_user_bench_init);

@@ -30,13 +30,15 @@
  * a row not stored costs a later lookup, nothing else.
  *
  * The size is fixed: UNWIND_USER_CACHE_ROWS rows of 56 bytes on 64-bit,
- * some 56 KiB, allocated at the first lookup that finds a frame, charged
- * to the mm's memory cgroup and freed with the mm.  1024 rows hold the hot
- * return addresses of large programs.
+ * some 56 KiB, and two counters per CPU, allocated at the first lookup
+ * that finds a frame, charged to the mm's memory cgroup and freed with the
+ * mm.  1024 rows hold the hot return addresses of large programs.
  */
+#include <linux/cache.h>
 #include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
+#include <linux/percpu.h>
 #include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -61,11 +63,20 @@ struct unwind_user_cache_set {
 	(UNWIND_USER_CACHE_BITS - UNWIND_USER_CACHE_WAY_BITS)
 #define UNWIND_USER_CACHE_SETS	BIT(UNWIND_USER_CACHE_SET_BITS)
 
-struct unwind_user_cache {
-	spinlock_t			lock;	/* writers */
-	/* Statistics for /proc/<pid>/unwind_tables: racy, approximate. */
+/* Statistics for /proc/<pid>/unwind_tables. */
+struct unwind_user_cache_counts {
 	unsigned long			hits;
 	unsigned long			misses;
+};
+
+struct unwind_user_cache {
+	/*
+	 * Per CPU: every lookup of every thread counts, and would otherwise
+	 * write the same line as the others.
+	 */
+	struct unwind_user_cache_counts __percpu *counts;
+	/* Writers; readers take none, on lines of their own. */
+	spinlock_t			lock ____cacheline_aligned_in_smp;
 	struct unwind_user_cache_set	sets[UNWIND_USER_CACHE_SETS];
 };
 
@@ -88,6 +99,12 @@ struct unwind_user_cache *unwind_user_cache_alloc(void)
 	cache = kvzalloc_obj(*cache, GFP_KERNEL_ACCOUNT);
 	if (!cache)
 		return NULL;
+	cache->counts = alloc_percpu_gfp(struct unwind_user_cache_counts,
+					 GFP_KERNEL_ACCOUNT);
+	if (!cache->counts) {
+		kvfree(cache);
+		return NULL;
+	}
 	spin_lock_init(&cache->lock);
 	/* Generation 0 never matches: the registry's starts at 1. */
 	for (i = 0; i < UNWIND_USER_CACHE_SETS; i++)
@@ -97,6 +114,9 @@ struct unwind_user_cache *unwind_user_cache_alloc(void)
 
 void unwind_user_cache_free(struct unwind_user_cache *cache)
 {
+	if (!cache)
+		return;
+	free_percpu(cache->counts);
 	kvfree(cache);
 }
 
@@ -138,8 +158,10 @@ bool unwind_user_cache_lookup(struct unwind_user_cache *cache,
 	if (read_seqcount_retry(&set->seq, seq))
 		hit = false;
 
-	/* Statistics: a lost increment between threads does not matter. */
-	data_race(*(hit ? &cache->hits : &cache->misses) += 1);
+	if (hit)
+		this_cpu_inc(cache->counts->hits);
+	else
+		this_cpu_inc(cache->counts->misses);
 	return hit;
 }
 
@@ -187,10 +209,18 @@ void unwind_user_cache_insert(struct unwind_user_cache *cache,
 void unwind_user_cache_get_stats(const struct unwind_user_cache *cache,
 				 struct unwind_user_cache_stats *stats)
 {
+	const struct unwind_user_cache_counts *c;
+	int cpu;
+
 	stats->rows = UNWIND_USER_CACHE_ROWS;
-	stats->bytes = sizeof(*cache);
-	/* Counted without atomics by the lookups: approximate. */
-	stats->hits = data_race(READ_ONCE(cache->hits));
-	/* The same. */
-	stats->misses = data_race(READ_ONCE(cache->misses));
+	stats->bytes = sizeof(*cache) +
+		       num_possible_cpus() * sizeof(*cache->counts);
+	stats->hits = 0;
+	stats->misses = 0;
+	/* Each CPU's counts, read while lookups go on: a snapshot. */
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(cache->counts, cpu);
+		stats->hits += READ_ONCE(c->hits);
+		stats->misses += READ_ONCE(c->misses);
+	}
 }

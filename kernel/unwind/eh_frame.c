@@ -32,6 +32,7 @@
 #include <linux/overflow.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/seqlock.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -838,13 +839,27 @@ int eh_frame_find_fde(const struct eh_frame_section *sec,
 	return 0;
 }
 
+/* How an index build stands: its bound and what it has read so far. */
+struct eh_frame_build {
+	const struct eh_frame_section	*sec;
+	u8				*chunk;
+	size_t				max_bytes;
+	size_t				read;
+};
+
+static size_t eh_frame_index_size(unsigned int nr, size_t entry_size)
+{
+	return size_add(sizeof(struct eh_frame_index),
+			size_mul(nr, entry_size));
+}
+
 static struct eh_frame_index *eh_frame_index_alloc(unsigned int nr,
 						   size_t entry_size)
 {
 	struct eh_frame_index *index;
 	size_t bytes;
 
-	bytes = size_add(sizeof(*index), size_mul(nr, entry_size));
+	bytes = eh_frame_index_size(nr, entry_size);
 	index = kvzalloc(bytes, GFP_KERNEL_ACCOUNT);
 	if (!index)
 		return NULL;
@@ -856,25 +871,45 @@ static struct eh_frame_index *eh_frame_index_alloc(unsigned int nr,
 }
 
 /*
+ * Read @len bytes of the table at @addr into the build's chunk: the read is
+ * counted, and a fatal signal stops the build.
+ */
+static int eh_frame_build_read(struct eh_frame_build *b, unsigned long addr,
+			       size_t len, size_t *got)
+{
+	size_t left;
+
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	left = copy_from_user(b->chunk, (const void __user *)addr, len);
+	b->read += len - left;
+	*got = len - left;
+	cond_resched();
+	return 0;
+}
+
+/*
  * The initial location of every block's first entry.  The table was checked
  * to fit in the header; it is read a chunk at a time.
  */
-static struct eh_frame_index *
-eh_frame_index_table(const struct eh_frame_section *sec, u8 *chunk)
+static struct eh_frame_index *eh_frame_index_table(struct eh_frame_build *b)
 {
+	const struct eh_frame_section *sec = b->sec;
 	unsigned int stride = eh_frame_block_entries(sec);
 	unsigned int per_chunk = EH_FRAME_INDEX_CHUNK / (2 * sec->table_entry_size);
 	unsigned int nr = DIV_ROUND_UP(sec->fde_count, stride);
 	unsigned long chunk_addr = 0, loc, addr;
 	unsigned int i, entry, first = UINT_MAX;
 	struct eh_frame_index *index;
-	size_t len;
+	size_t len, got;
 	int ret;
 
 	if ((unsigned long)sec->fde_count * 2 * sec->table_entry_size >
 	    EH_FRAME_INDEX_MAX_TABLE ||
 	    sec->text_end - sec->text_start > U32_MAX)
 		return ERR_PTR(-EFBIG);
+	if (eh_frame_index_size(nr, sizeof(u32)) > b->max_bytes)
+		return ERR_PTR(-ENOSPC);
 
 	index = eh_frame_index_alloc(nr, sizeof(u32));
 	if (!index)
@@ -888,15 +923,14 @@ eh_frame_index_table(const struct eh_frame_section *sec, u8 *chunk)
 			chunk_addr = eh_frame_table_addr(sec, first, 0);
 			len = (size_t)min(per_chunk, sec->fde_count - first) *
 			      2 * sec->table_entry_size;
-			if (copy_from_user(chunk, (const void __user *)chunk_addr,
-					   len)) {
+			ret = eh_frame_build_read(b, chunk_addr, len, &got);
+			if (!ret && got < len)
 				ret = -EFAULT;
+			if (ret)
 				goto fail;
-			}
-			cond_resched();
 		}
 		addr = eh_frame_table_addr(sec, entry, 0);
-		ret = eh_frame_table_read(sec, addr, chunk, chunk_addr, &loc);
+		ret = eh_frame_table_read(sec, addr, b->chunk, chunk_addr, &loc);
 		if (ret)
 			goto fail;
 		index->data[i] = eh_frame_text_off(sec, loc);
@@ -910,6 +944,7 @@ fail:
 /* A window of .eh_frame in kernel memory, for the walk through it. */
 struct eh_frame_scan {
 	const struct eh_frame_section	*sec;
+	struct eh_frame_build		*build;
 	struct eh_frame_index		*index;	/* for its CIE cache */
 	u8				*chunk;
 	unsigned long			start;	/* user address of chunk[0] */
@@ -921,18 +956,21 @@ struct eh_frame_scan {
 static int eh_frame_scan_ensure(struct eh_frame_scan *scan, unsigned long pos,
 				unsigned long want)
 {
-	unsigned long end = scan->sec->eh_frame_end, len, left;
+	unsigned long end = scan->sec->eh_frame_end, len;
+	size_t got;
+	int ret;
 
 	want = min(want, end - pos);
 	if (pos >= scan->start && pos - scan->start + want <= scan->len)
 		return 0;
 	len = min_t(unsigned long, end - pos, EH_FRAME_INDEX_CHUNK);
-	left = copy_from_user(scan->chunk, (const void __user *)pos, len);
+	ret = eh_frame_build_read(scan->build, pos, len, &got);
+	if (ret)
+		return ret;
 	scan->start = pos;
-	scan->len = len - left;
+	scan->len = got;
 	if (scan->len < want)
 		return -EFAULT;
-	cond_resched();
 	return 0;
 }
 
@@ -1058,10 +1096,11 @@ static int eh_frame_scan_add(struct eh_frame_scan *scan, unsigned long fde,
  * (the CIEs the first one decoded are kept), and sort it if the linker did
  * not emit them in address order.
  */
-static struct eh_frame_index *
-eh_frame_index_scan(const struct eh_frame_section *sec, u8 *chunk)
+static struct eh_frame_index *eh_frame_index_scan(struct eh_frame_build *b)
 {
-	struct eh_frame_scan scan = { .sec = sec, .chunk = chunk };
+	struct eh_frame_scan scan = {
+		.sec = b->sec, .build = b, .chunk = b->chunk,
+	};
 	struct eh_frame_index_ent *ents;
 	struct eh_frame_index *index;
 	unsigned int i;
@@ -1074,6 +1113,10 @@ eh_frame_index_scan(const struct eh_frame_section *sec, u8 *chunk)
 	ret = eh_frame_scan(&scan, eh_frame_scan_count);
 	if (ret)
 		goto fail;
+	if (eh_frame_index_size(scan.nr, sizeof(*ents)) > b->max_bytes) {
+		ret = -ENOSPC;
+		goto fail;
+	}
 
 	index = eh_frame_index_alloc(scan.nr, sizeof(*ents));
 	if (!index) {
@@ -1105,23 +1148,28 @@ fail:
 
 /**
  * eh_frame_index_build - build the index of a section
- * @sec: the section, set up by eh_frame_section_init()
+ * @sec:	the section, set up by eh_frame_section_init()
+ * @max_bytes:	the most the index may take
+ * @read:	if not NULL, set to the bytes of the table read
  *
  * Return: the index, or an ERR_PTR: see eh_frame.h.
  */
-struct eh_frame_index *eh_frame_index_build(const struct eh_frame_section *sec)
+struct eh_frame_index *eh_frame_index_build(const struct eh_frame_section *sec,
+					    size_t max_bytes, size_t *read)
 {
+	struct eh_frame_build b = { .sec = sec, .max_bytes = max_bytes };
 	struct eh_frame_index *index;
-	u8 *chunk;
 
-	chunk = kmalloc(EH_FRAME_INDEX_CHUNK, GFP_KERNEL_ACCOUNT);
-	if (!chunk)
-		return ERR_PTR(-ENOMEM);
-	if (sec->table)
-		index = eh_frame_index_table(sec, chunk);
+	b.chunk = kmalloc(EH_FRAME_INDEX_CHUNK, GFP_KERNEL_ACCOUNT);
+	if (!b.chunk)
+		index = ERR_PTR(-ENOMEM);
+	else if (sec->table)
+		index = eh_frame_index_table(&b);
 	else
-		index = eh_frame_index_scan(sec, chunk);
-	kfree(chunk);
+		index = eh_frame_index_scan(&b);
+	kfree(b.chunk);
+	if (read)
+		*read = b.read;
 	return index;
 }
 

@@ -74,9 +74,11 @@ struct eh_frame_section {
  * eh_frame_index_build() reads the section's search table, or all of its
  * .eh_frame if it has none, and builds an index in kernel memory that makes
  * a lookup one user read (no header: none), plus a cache of its decoded
- * CIEs.  It may fault and sleep, allocates GFP_KERNEL_ACCOUNT memory, and
- * returns the index or an ERR_PTR: -ENOMEM, -EFAULT, -EINVAL (corrupt
- * .eh_frame), -EFBIG (over EH_FRAME_INDEX_MAX_*).  The index describes the
+ * CIEs.  It may fault and sleep, allocates GFP_KERNEL_ACCOUNT memory, stops
+ * at a fatal signal, says how many bytes of the table it read, and returns
+ * the index or an ERR_PTR: -ENOMEM, -EFAULT, -EINTR, -EINVAL (corrupt
+ * .eh_frame), -EFBIG (over EH_FRAME_INDEX_MAX_*), -ENOSPC (the index would
+ * take more than @max_bytes).  The index describes the
  * section as it was read; eh_frame_find_fde() still checks what it finds.
  * eh_frame_index_bytes() is its size, for /proc; eh_frame_index_free()
  * frees it after an RCU grace period.
@@ -103,7 +105,8 @@ int eh_frame_section_init(struct eh_frame_section *sec,
 			  const struct unwind_user_eh_frame *desc,
 			  const void *hdr_data);
 void eh_frame_section_move(struct eh_frame_section *sec, unsigned long delta);
-struct eh_frame_index *eh_frame_index_build(const struct eh_frame_section *sec);
+struct eh_frame_index *eh_frame_index_build(const struct eh_frame_section *sec,
+					    size_t max_bytes, size_t *read);
 size_t eh_frame_index_bytes(const struct eh_frame_index *index);
 void eh_frame_index_free(struct eh_frame_index *index);
 int eh_frame_find_fde(const struct eh_frame_section *sec,

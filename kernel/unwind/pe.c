@@ -10,7 +10,8 @@
  *
  * The image is user memory: every read is bounds-checked against the image
  * and done with copy_from_user(), every loop has a hard bound, and bad data
- * yields an error, never a guess.
+ * yields an error, never a guess.  A lookup pays for each read from the
+ * walk's budget: a spent budget ends it.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -23,6 +24,7 @@
 #include <linux/types.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
+#include <linux/unwind_user_registry.h>
 
 #include "pe.h"
 
@@ -122,15 +124,36 @@ static void pe_rf_decode(const u8 *raw, struct pe_rf *rf)
 	rf->unwind = get_unaligned_le32(raw + 8);
 }
 
-static int pe_read_rf(const struct pe_unwind_image *img, u32 rva,
-		      struct pe_rf *rf)
+/* A lookup: the image, and the walk's budget that pays for its reads. */
+struct pe_ctx {
+	const struct pe_unwind_image	*img;
+	unsigned int			*budget;
+};
+
+/*
+ * pe_read() for a lookup.  Each read costs UNWIND_USER_READ_COST, paid
+ * before it is made: a lookup reads no more than its budget allows, and one
+ * that cannot pay stops with -EOPNOTSUPP.  An access refused for its bounds
+ * reads nothing and costs nothing.
+ */
+static int pe_fetch(const struct pe_ctx *ctx, u32 rva, void *buf, u32 len)
+{
+	if ((u64)rva + len > ctx->img->size)
+		return -EINVAL;
+	if (*ctx->budget < UNWIND_USER_READ_COST)
+		return -EOPNOTSUPP;
+	*ctx->budget -= UNWIND_USER_READ_COST;
+	return pe_read(ctx->img, rva, buf, len);
+}
+
+static int pe_read_rf(const struct pe_ctx *ctx, u32 rva, struct pe_rf *rf)
 {
 	u8 raw[PE_RF_SIZE];
 	int ret;
 
 	if (rva & 3)
 		return -EINVAL;
-	ret = pe_read(img, rva, raw, sizeof(raw));
+	ret = pe_fetch(ctx, rva, raw, sizeof(raw));
 	if (ret)
 		return ret;
 	pe_rf_decode(raw, rf);
@@ -285,16 +308,16 @@ int pe_unwind_image_init(struct pe_unwind_image *img, unsigned long base,
 /* Function lookup */
 
 /* The entry covering @rva: 0, -ENOENT, or a read error. */
-static int pe_lookup(const struct pe_unwind_image *img, u32 rva,
-		     struct pe_rf *rf)
+static int pe_lookup(const struct pe_ctx *ctx, u32 rva, struct pe_rf *rf)
 {
+	const struct pe_unwind_image *img = ctx->img;
 	u32 lo = 0, hi = img->nr_entries, mid;
 	int ret;
 
 	/* At most log2(PE_UNWIND_MAX_ENTRIES) + 1 probes. */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		ret = pe_read_rf(img, img->table + mid * PE_RF_SIZE, rf);
+		ret = pe_read_rf(ctx, img->table + mid * PE_RF_SIZE, rf);
 		if (ret)
 			return ret;
 		if (rva < rf->begin)
@@ -307,14 +330,18 @@ static int pe_lookup(const struct pe_unwind_image *img, u32 rva,
 	return -ENOENT;
 }
 
-/* Follow an indirect entry (Wine and Windows allow one level). */
-static int pe_resolve(const struct pe_unwind_image *img, struct pe_rf *rf)
+/*
+ * Follow an indirect entry (Wine and Windows allow one level).  Its target
+ * need not cover the pc that led to it: a function's fragment placed away
+ * from it shares the function's entry that way.
+ */
+static int pe_resolve(const struct pe_ctx *ctx, struct pe_rf *rf)
 {
 	int ret;
 
 	if (!(rf->unwind & PE_RF_INDIRECT))
 		return 0;
-	ret = pe_read_rf(img, rf->unwind & ~PE_RF_INDIRECT, rf);
+	ret = pe_read_rf(ctx, rf->unwind & ~PE_RF_INDIRECT, rf);
 	if (ret)
 		return ret;
 	return rf->unwind & PE_RF_INDIRECT ? -EINVAL : 0;
@@ -326,7 +353,6 @@ static int pe_resolve(const struct pe_unwind_image *img, struct pe_rf *rf)
 #define PE_CODES_WINDOW		16	/* slots read per copy */
 
 struct pe_info {
-	unsigned long	codes;		/* user address of the first code slot */
 	u32		rva;		/* of the UNWIND_INFO */
 	u8		version;
 	u8		flags;
@@ -340,15 +366,14 @@ struct pe_info {
 	u8		win[2 * PE_CODES_WINDOW];
 };
 
-static int pe_read_info(const struct pe_unwind_image *img, u32 rva,
-			struct pe_info *ui)
+static int pe_read_info(const struct pe_ctx *ctx, u32 rva, struct pe_info *ui)
 {
 	u8 hdr[PE_UI_HDR_SIZE];
 	int ret;
 
 	if (rva & 3)
 		return -EINVAL;
-	ret = pe_read(img, rva, hdr, sizeof(hdr));
+	ret = pe_fetch(ctx, rva, hdr, sizeof(hdr));
 	if (ret)
 		return ret;
 	ui->rva = rva;
@@ -358,7 +383,6 @@ static int pe_read_info(const struct pe_unwind_image *img, u32 rva,
 	ui->count = hdr[2];
 	ui->frame_reg = hdr[3] & 0xf;
 	ui->frame_off = hdr[3] >> 4;
-	ui->codes = img->base + rva + PE_UI_HDR_SIZE;
 	ui->first = 0;
 	ui->len = 0;
 	/* Version 3 has been previewed (APX); it is not version 2. */
@@ -366,23 +390,26 @@ static int pe_read_info(const struct pe_unwind_image *img, u32 rva,
 		return -EOPNOTSUPP;
 	/* The codes, padded to an even count, and a chained entry. */
 	if ((u64)rva + PE_UI_HDR_SIZE + 2 * ALIGN(ui->count, 2) +
-	    (ui->flags & PE_UI_CHAININFO ? PE_RF_SIZE : 0) > img->size)
+	    (ui->flags & PE_UI_CHAININFO ? PE_RF_SIZE : 0) > ctx->img->size)
 		return -EINVAL;
 	return 0;
 }
 
 /* Code slot @i (< ui->count) as a little-endian u16. */
-static int pe_slot(struct pe_info *ui, unsigned int i, u16 *slot)
+static int pe_slot(const struct pe_ctx *ctx, struct pe_info *ui,
+		   unsigned int i, u16 *slot)
 {
 	unsigned int n;
+	int ret;
 
 	if (i >= ui->count)
 		return -EINVAL;
 	if (i < ui->first || i - ui->first >= ui->len) {
 		n = min_t(unsigned int, ui->count - i, PE_CODES_WINDOW);
-		if (copy_from_user(ui->win,
-				   (const void __user *)(ui->codes + 2 * i), 2 * n))
-			return -EFAULT;
+		ret = pe_fetch(ctx, ui->rva + PE_UI_HDR_SIZE + 2 * i, ui->win,
+			       2 * n);
+		if (ret)
+			return ret;
 		ui->first = i;
 		ui->len = n;
 	}
@@ -505,8 +532,8 @@ static int pe_finish(const struct pe_state *st, u8 flags,
  * Undo, in their order, the codes of one UNWIND_INFO that had run at
  * @prolog_off (those with a larger offset had not).  At most 255 slots.
  */
-static int pe_undo_codes(struct pe_info *ui, u32 prolog_off,
-			 struct pe_state *st)
+static int pe_undo_codes(const struct pe_ctx *ctx, struct pe_info *ui,
+			 u32 prolog_off, struct pe_state *st)
 {
 	unsigned int i, reg, info, n;
 	u16 slot, op1, op2;
@@ -514,7 +541,7 @@ static int pe_undo_codes(struct pe_info *ui, u32 prolog_off,
 	int ret;
 
 	for (i = 0; i < ui->count; i += n) {
-		ret = pe_slot(ui, i, &slot);
+		ret = pe_slot(ctx, ui, i, &slot);
 		if (ret)
 			return ret;
 		ret = pe_code_slots(ui, slot);
@@ -533,9 +560,9 @@ static int pe_undo_codes(struct pe_info *ui, u32 prolog_off,
 		op1 = 0;
 		op2 = 0;
 		if (n > 1 && PE_CODE_OP(slot) != PE_UWOP_EPILOG) {
-			ret = pe_slot(ui, i + 1, &op1);
+			ret = pe_slot(ctx, ui, i + 1, &op1);
 			if (!ret && n > 2)
-				ret = pe_slot(ui, i + 2, &op2);
+				ret = pe_slot(ctx, ui, i + 2, &op2);
 			if (ret)
 				return ret;
 		}
@@ -593,8 +620,8 @@ static int pe_undo_codes(struct pe_info *ui, u32 prolog_off,
 }
 
 /* Is the frame register of @ui set at @prolog_off (Windows' rule)? */
-static int pe_frame_established(struct pe_info *ui, u32 prolog_off,
-				bool *set)
+static int pe_frame_established(const struct pe_ctx *ctx, struct pe_info *ui,
+				u32 prolog_off, bool *set)
 {
 	unsigned int i, n;
 	u16 slot;
@@ -608,7 +635,7 @@ static int pe_frame_established(struct pe_info *ui, u32 prolog_off,
 		return 0;
 	}
 	for (i = 0; i < ui->count; i += n) {
-		ret = pe_slot(ui, i, &slot);
+		ret = pe_slot(ctx, ui, i, &slot);
 		if (ret)
 			return ret;
 		ret = pe_code_slots(ui, slot);
@@ -627,7 +654,7 @@ static int pe_frame_established(struct pe_info *ui, u32 prolog_off,
 /* Epilogs, for the topmost frame */
 
 /* The first entry of @rf's chain (its primary function entry). */
-static int pe_primary(const struct pe_unwind_image *img, struct pe_rf *rf)
+static int pe_primary(const struct pe_ctx *ctx, struct pe_rf *rf)
 {
 	unsigned int link;
 	u8 hdr[PE_UI_HDR_SIZE];
@@ -636,15 +663,15 @@ static int pe_primary(const struct pe_unwind_image *img, struct pe_rf *rf)
 	for (link = 0; link <= PE_MAX_CHAIN; link++) {
 		if (rf->unwind & 3)
 			return -EINVAL;
-		ret = pe_read(img, rf->unwind, hdr, sizeof(hdr));
+		ret = pe_fetch(ctx, rf->unwind, hdr, sizeof(hdr));
 		if (ret)
 			return ret;
 		if (!((hdr[0] >> 3) & PE_UI_CHAININFO))
 			return 0;
-		ret = pe_read_rf(img, rf->unwind + PE_UI_HDR_SIZE +
+		ret = pe_read_rf(ctx, rf->unwind + PE_UI_HDR_SIZE +
 				 2 * ALIGN(hdr[2], 2), rf);
 		if (!ret)
-			ret = pe_resolve(img, rf);
+			ret = pe_resolve(ctx, rf);
 		if (ret)
 			return ret;
 	}
@@ -656,24 +683,23 @@ static int pe_primary(const struct pe_unwind_image *img, struct pe_rf *rf)
  * decides: yes unless the target is in the same function (the same primary
  * entry) and not its start (a recursive tail call).
  */
-static int pe_jmp_leaves(const struct pe_unwind_image *img,
-			 const struct pe_rf *rf, const struct pe_info *ui,
-			 u32 target)
+static int pe_jmp_leaves(const struct pe_ctx *ctx, const struct pe_rf *rf,
+			 const struct pe_info *ui, u32 target)
 {
 	struct pe_rf from = *rf, to;
 	int ret;
 
 	if (target >= rf->begin && target < rf->end)
 		return target == rf->begin && !(ui->flags & PE_UI_CHAININFO);
-	ret = pe_lookup(img, target, &to);
+	ret = pe_lookup(ctx, target, &to);
 	if (ret == -ENOENT)
 		return 1;
 	if (!ret)
-		ret = pe_resolve(img, &to);
+		ret = pe_resolve(ctx, &to);
 	if (!ret)
-		ret = pe_primary(img, &to);
+		ret = pe_primary(ctx, &to);
 	if (!ret)
-		ret = pe_primary(img, &from);
+		ret = pe_primary(ctx, &from);
 	if (ret)
 		return ret;
 	return to.begin != from.begin || target == to.begin;
@@ -685,10 +711,9 @@ static int pe_jmp_leaves(const struct pe_unwind_image *img,
  * then ret, ret imm16, rep ret or a jmp out of the function.  On a match,
  * undo it into @st and return 1; 0 if it is no epilog.
  */
-static int pe_decode_epilog(const struct pe_unwind_image *img,
-			    const struct pe_rf *rf, const struct pe_info *ui,
-			    const u8 *b, unsigned int len, u32 rva,
-			    struct pe_state *st)
+static int pe_decode_epilog(const struct pe_ctx *ctx, const struct pe_rf *rf,
+			    const struct pe_info *ui, const u8 *b,
+			    unsigned int len, u32 rva, struct pe_state *st)
 {
 	unsigned int i = 0, pops, modrm, reg;
 	u32 target;
@@ -762,12 +787,12 @@ static int pe_decode_epilog(const struct pe_unwind_image *img,
 		if (i + 2 > len)
 			return 0;
 		target = rva + i + 2 + (s8)b[i + 1];
-		return pe_jmp_leaves(img, rf, ui, target);
+		return pe_jmp_leaves(ctx, rf, ui, target);
 	case 0xe9:				/* jmp rel32 */
 		if (i + 5 > len)
 			return 0;
 		target = rva + i + 5 + (s32)get_unaligned_le32(b + i + 1);
-		return pe_jmp_leaves(img, rf, ui, target);
+		return pe_jmp_leaves(ctx, rf, ui, target);
 	case 0xff:				/* jmp [rip + disp32] */
 		return i + 1 < len && b[i + 1] == 0x25;
 	default:				/* rex.w jmp r/m64 */
@@ -780,7 +805,8 @@ static int pe_decode_epilog(const struct pe_unwind_image *img,
  * Is @rva in an epilog that version 2 codes describe?  1 yes, 0 no, -ENOENT
  * if there are no such codes.
  */
-static int pe_v2_epilog(struct pe_info *ui, const struct pe_rf *rf, u32 rva)
+static int pe_v2_epilog(const struct pe_ctx *ctx, struct pe_info *ui,
+			const struct pe_rf *rf, u32 rva)
 {
 	unsigned int i, size, dist;
 	u16 slot;
@@ -788,17 +814,20 @@ static int pe_v2_epilog(struct pe_info *ui, const struct pe_rf *rf, u32 rva)
 
 	if (ui->version < 2)
 		return -ENOENT;
-	ret = pe_slot(ui, 0, &slot);
+	ret = pe_slot(ctx, ui, 0, &slot);
 	if (ret)
 		return ret;
 	if (PE_CODE_OP(slot) != PE_UWOP_EPILOG)
 		return -ENOENT;
+	/* They place @rf's epilogs; a fragment outside it is in none. */
+	if (rva < rf->begin || rva >= rf->end)
+		return 0;
 	size = PE_CODE_OFFSET(slot);
 	/* The first code describes an epilog at the end of the function. */
 	if ((PE_CODE_INFO(slot) & 1) && rf->end - rva <= size)
 		return 1;
 	for (i = 1; i < ui->count; i++) {
-		ret = pe_slot(ui, i, &slot);
+		ret = pe_slot(ctx, ui, i, &slot);
 		if (ret)
 			return ret;
 		if (PE_CODE_OP(slot) != PE_UWOP_EPILOG)
@@ -813,32 +842,37 @@ static int pe_v2_epilog(struct pe_info *ui, const struct pe_rf *rf, u32 rva)
 	return 0;
 }
 
-/* 0 and *frame from the epilog at @rva, -ENOENT if not in one, or error. */
-static noinline int pe_epilog(const struct pe_unwind_image *img,
-			      const struct pe_rf *rf, struct pe_info *ui,
-			      u32 rva, struct pe_state *st,
+/*
+ * 0 and *frame from the epilog at @rva, -ENOENT if not in one, or error.
+ * @end is that of the table entry covering @rva, which @rf (its target if
+ * it is indirect) may not.
+ */
+static noinline int pe_epilog(const struct pe_ctx *ctx, const struct pe_rf *rf,
+			      struct pe_info *ui, u32 rva, u32 end,
+			      struct pe_state *st,
 			      struct pe_unwind_frame *frame)
 {
 	u8 b[PE_EPILOG_MAX_BYTES];
 	unsigned int len;
 	int described, ret;
 
-	described = pe_v2_epilog(ui, rf, rva);
+	described = pe_v2_epilog(ctx, ui, rf, rva);
 	if (described < 0 && described != -ENOENT)
 		return described;
 	if (!described)
 		return -ENOENT;
 
 	/*
-	 * An epilog ends within its function (whose end was checked against
-	 * the image at init, but the table may have changed since), and a
-	 * fault in it ends the walk.
+	 * An epilog ends within the code of that entry (whose end was checked
+	 * against the image at init, but the table may have changed since),
+	 * and a fault in it ends the walk.
 	 */
-	len = min_t(u32, rf->end, img->size) - rva;
+	len = min_t(u32, end, ctx->img->size) - rva;
 	len = min_t(u32, len, sizeof(b));
-	if (copy_from_user(b, (const void __user *)(img->base + rva), len))
-		return -EFAULT;
-	ret = pe_decode_epilog(img, rf, ui, b, len, rva, st);
+	ret = pe_fetch(ctx, rva, b, len);
+	if (ret)
+		return ret;
+	ret = pe_decode_epilog(ctx, rf, ui, b, len, rva, st);
 	if (ret < 0)
 		return ret;
 	if (!ret)
@@ -848,7 +882,14 @@ static noinline int pe_epilog(const struct pe_unwind_image *img,
 
 /* ------------------------------------------------------------------ */
 
-static int pe_unwind_entry(const struct pe_unwind_image *img, u32 rva,
+/*
+ * The frame at @rva, covered by the table entry ending at @end, whose
+ * UNWIND_INFO is @rf's.  Where @rf does not cover @rva (the target of an
+ * indirect entry, a chained parent), @rva is past its prolog as for
+ * Windows: its offset from @rf's start is beyond it or wraps, and all the
+ * codes apply.
+ */
+static int pe_unwind_entry(const struct pe_ctx *ctx, u32 rva, u32 end,
 			   struct pe_rf *rf, unsigned int flags,
 			   struct pe_unwind_frame *frame)
 {
@@ -859,7 +900,7 @@ static int pe_unwind_entry(const struct pe_unwind_image *img, u32 rva,
 	bool fp_set;
 	int ret;
 
-	ret = pe_read_info(img, rf->unwind, &ui);
+	ret = pe_read_info(ctx, rf->unwind, &ui);
 	if (ret)
 		return ret;
 	prolog_off = rva - rf->begin;
@@ -871,14 +912,14 @@ static int pe_unwind_entry(const struct pe_unwind_image *img, u32 rva,
 	 */
 	if ((flags & PE_UNWIND_EXACT_PC) && prolog_off >= ui.prolog_size &&
 	    (ui.count || (ui.flags & PE_UI_CHAININFO))) {
-		ret = pe_epilog(img, rf, &ui, rva, &st, frame);
+		ret = pe_epilog(ctx, rf, &ui, rva, end, &st, frame);
 		if (ret != -ENOENT)
 			return ret;
 		memset(&st, 0, sizeof(st));
 	}
 
 	/* The frame base of SAVE_NONVOL, from the first info only. */
-	ret = pe_frame_established(&ui, prolog_off, &fp_set);
+	ret = pe_frame_established(ctx, &ui, prolog_off, &fp_set);
 	if (ret)
 		return ret;
 	st.rsp.reg = PE_UNWIND_RSP;
@@ -889,19 +930,19 @@ static int pe_unwind_entry(const struct pe_unwind_image *img, u32 rva,
 	}
 
 	for (link = 0; ; link++) {
-		ret = pe_undo_codes(&ui, prolog_off, &st);
+		ret = pe_undo_codes(ctx, &ui, prolog_off, &st);
 		if (ret)
 			return ret;
 		if (!(ui.flags & PE_UI_CHAININFO))
 			break;
 		if (link == PE_MAX_CHAIN)
 			return -EINVAL;	/* too long, or a cycle */
-		ret = pe_read_rf(img, ui.rva + PE_UI_HDR_SIZE +
+		ret = pe_read_rf(ctx, ui.rva + PE_UI_HDR_SIZE +
 				 2 * ALIGN(ui.count, 2), rf);
 		if (!ret)
-			ret = pe_resolve(img, rf);
+			ret = pe_resolve(ctx, rf);
 		if (!ret)
-			ret = pe_read_info(img, rf->unwind, &ui);
+			ret = pe_read_info(ctx, rf->unwind, &ui);
 		if (ret)
 			return ret;
 		/* Usually past the parent's prolog: all its codes apply. */
@@ -911,17 +952,19 @@ static int pe_unwind_entry(const struct pe_unwind_image *img, u32 rva,
 }
 
 int pe_unwind_find_frame(const struct pe_unwind_image *img, unsigned long pc,
-			 unsigned int flags, struct pe_unwind_frame *frame)
+			 unsigned int flags, struct pe_unwind_frame *frame,
+			 unsigned int *budget)
 {
+	const struct pe_ctx ctx = { .img = img, .budget = budget };
 	struct pe_rf rf;
-	u32 rva;
+	u32 rva, end;
 	int ret;
 
 	if (pc < img->base || pc - img->base >= img->size)
 		return -ENOENT;
 	rva = pc - img->base;
 
-	ret = pe_lookup(img, rva, &rf);
+	ret = pe_lookup(&ctx, rva, &rf);
 	if (ret == -ENOENT) {
 		/* A leaf: nothing pushed, the return address at rsp. */
 		memset(frame, 0, sizeof(*frame));
@@ -931,9 +974,12 @@ int pe_unwind_find_frame(const struct pe_unwind_image *img, unsigned long pc,
 		frame->flags = PE_UNWIND_FRAME_LEAF;
 		return 0;
 	}
-	if (!ret)
-		ret = pe_resolve(img, &rf);
 	if (ret)
 		return ret;
-	return pe_unwind_entry(img, rva, &rf, flags, frame);
+	/* The entry covers @rva; the target of an indirect one may not. */
+	end = rf.end;
+	ret = pe_resolve(&ctx, &rf);
+	if (ret)
+		return ret;
+	return pe_unwind_entry(&ctx, rva, end, &rf, flags, frame);
 }

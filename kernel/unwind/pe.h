@@ -170,6 +170,9 @@ const char *pe_unwind_check_str(enum pe_unwind_check check);
  * .eh_frame.  @flags: PE_UNWIND_EXACT_PC when the thread is at @pc (the
  * topmost frame, or one interrupted by a signal or machine frame): only
  * then are epilogs recognised, by decoding the instructions at @pc.
+ * Each read of user memory takes UNWIND_USER_READ_COST from *@budget, the
+ * walk's (UNWIND_USER_TABLE_BUDGET); a lookup never reads more than it
+ * can pay for.
  * Returns:
  *   0		 *frame is filled in
  *   -ENOENT	 @pc is not in the image
@@ -181,13 +184,15 @@ const char *pe_unwind_check_str(enum pe_unwind_check check);
  *		 understood: an unknown version or op, a machine frame that
  *		 is not the last code, saves relative to another register
  *		 than the CFA's, offsets beyond 32 bits, a v2 epilog whose
- *		 instructions do not decode.  The walk must stop here.
+ *		 instructions do not decode, or *@budget cannot pay for the
+ *		 next read.  The walk must stop here.
  */
 #define PE_UNWIND_EXACT_PC	BIT(0)
 
 int pe_unwind_image_init(struct pe_unwind_image *img, unsigned long base,
 			 unsigned long size, enum pe_unwind_check *why);
 int pe_unwind_find_frame(const struct pe_unwind_image *img, unsigned long pc,
-			 unsigned int flags, struct pe_unwind_frame *frame);
+			 unsigned int flags, struct pe_unwind_frame *frame,
+			 unsigned int *budget);
 
 #endif /* _KERNEL_UNWIND_PE_H */

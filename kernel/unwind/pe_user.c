@@ -19,6 +19,7 @@
 #include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 #include <linux/unwind_user.h>
 #include <linux/unwind_user_registry.h>
 
@@ -100,21 +101,22 @@ static int pe_user_frame(const struct pe_unwind_frame *pf, unsigned int flags,
 
 static int pe_user_find_frame(const void *data, unsigned long pc,
 			      unsigned int flags,
-			      struct unwind_user_frame *frame)
+			      struct unwind_user_frame *frame,
+			      unsigned int *budget)
 {
 	struct pe_unwind_frame pf;
 	int ret;
 
 	ret = pe_unwind_find_frame(data, pc,
 				   flags & UNWIND_USER_LOOKUP_EXACT ?
-				   PE_UNWIND_EXACT_PC : 0, &pf);
+				   PE_UNWIND_EXACT_PC : 0, &pf, budget);
 	if (!ret && pe_user_frame(&pf, flags, frame))
 		ret = -EOPNOTSUPP;
 	/*
 	 * PE code keeps no frame-pointer chain that another method could
-	 * follow: a frame this table cannot describe (or not read) ends the
-	 * walk.  Other errors: -ENOENT, -EINVAL (a corrupt table, which the
-	 * registry drops), -EINTR.
+	 * follow: a frame this table cannot describe (or not read, or not
+	 * within the walk's budget) ends the walk.  Other errors: -ENOENT,
+	 * -EINVAL (a corrupt table, which the registry drops), -EINTR.
 	 */
 	if (ret == -EOPNOTSUPP || ret == -EFAULT) {
 		pe_user_end_frame(frame);
@@ -144,4 +146,6 @@ static void __exit pe_user_module_exit(void)
 module_exit(pe_user_module_exit);
 
 MODULE_DESCRIPTION("User stack unwinding through Windows x64 (PE32+) code");
+/* What the registry asks for at the first PE registration: see registry.c */
+MODULE_ALIAS("unwind-user-format-" __stringify(UNWIND_USER_FORMAT_PE));
 MODULE_LICENSE("GPL");

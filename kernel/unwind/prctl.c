@@ -3,10 +3,13 @@
  * prctl(PR_REGISTER_EH_FRAME) and PR_UNREGISTER_EH_FRAME: user space tells
  * the user unwinder where the unwind tables of the code it maps are.
  *
- * Exec registers the executable, its interpreter and the vDSO by itself; the
- * dynamic loader uses this interface for the objects it maps.  Everything in
- * the argument is untrusted: this file checks its form, the registry checks
- * it against the address space and reads the header.  See
+ * The kernel finds the tables of the ELF files a process maps by itself, at
+ * the first walk that needs them; this interface is for what it cannot find
+ * (code without a file, tables that are not where the program headers say,
+ * PE images) and for loaders that want their objects known from the start.
+ * A registration takes precedence over what the kernel found.  Everything
+ * in the argument is untrusted: this file checks its form, the registry
+ * checks it against the address space and reads the header.  See
  * Documentation/userspace-api/unwind_tables.rst.
  */
 #include <linux/compat.h>

@@ -27,13 +27,24 @@
  * a format holds a reference on the module, so the module cannot go while
  * a process has a table of its format registered.
  *
- * Every change of the tree bumps the mm's generation, after the change and
- * under the same lock.  The frames found by lookups are cached per mm
+ * Entries come from user space (prctl) or from the kernel, which finds the
+ * table of a mapped object at the first lookup that needs it (discover.c).
+ * An object the kernel found no usable table for gets a marker instead of
+ * an entry, so that it is not probed again at every lookup.  What user
+ * space registers takes precedence: it replaces whatever the kernel found
+ * over its range, and the kernel never finds anything over a registration.
+ *
+ * Every removal from the tree bumps the mm's generation, after the change
+ * and under the same lock.  The frames found by lookups are cached per mm
  * (cache.c), each under the generation read before the lookup began; a
- * cached frame is used only while the generation is still the same.
+ * cached frame is used only while the generation is still the same.  A
+ * new entry needs no new generation: frames are cached only for pcs that
+ * an entry covered, and entries never overlap.
  */
 #include <linux/atomic.h>
+#include <linux/debugfs.h>
 #include <linux/init.h>
+#include <linux/kmod.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
@@ -52,9 +63,16 @@
 #include "cache.h"
 #include "cfi.h"
 #include "eh_frame.h"
+#include "registry.h"
 
 /* Enough for the largest programs seen (a few hundred objects) and Wine. */
 static unsigned int unwind_tables_max = 4096;
+
+/*
+ * The indexes of one mm's tables, in KiB: some 2 KiB for glibc's, up to
+ * 2 MiB for a table without a header.
+ */
+static unsigned int unwind_tables_index_max_kb = SZ_16K;
 
 /* What a lookup copies out of an entry. */
 struct unwind_user_table {
@@ -62,6 +80,7 @@ struct unwind_user_table {
 	unsigned long			end;
 	u64				id;	/* unique, never reused */
 	unsigned int			format;	/* UNWIND_USER_FORMAT_* */
+	enum unwind_user_origin		origin;
 	/* The handler of another format than .eh_frame, or NULL */
 	const struct unwind_user_format	*fmt;
 	union {
@@ -77,11 +96,25 @@ struct unwind_user_entry {
 	refcount_t			ref;
 	/*
 	 * .eh_frame: the index the first lookup built (set once), or an
-	 * ERR_PTR when it cannot be built; shared like the entry.
+	 * ERR_PTR when it could not be built, and registry_changes then;
+	 * shared like the entry.
 	 */
 	struct eh_frame_index		*index;
+	u64				index_gen;
+	/*
+	 * ENTRY_DEAD, once a lookup found the table corrupt: lookups skip the
+	 * entry, which stays until its range is unmapped or registered again.
+	 */
+	unsigned long			flags;
 	struct rcu_head			rcu;
 };
+
+#define ENTRY_DEAD	0
+
+static bool entry_is_dead(const struct unwind_user_entry *e)
+{
+	return test_bit(ENTRY_DEAD, &e->flags);
+}
 
 /*
  * Stands in the tree for an entry whose erase could not get the node it
@@ -90,7 +123,33 @@ struct unwind_user_entry {
  */
 static struct unwind_user_entry registry_tombstone;
 
+/*
+ * Stands in the tree over executable memory the kernel found no usable
+ * table for (discover.c): lookups there fail at once; user space may
+ * register over it, and an unmap drops it.
+ */
+static struct unwind_user_entry registry_none;
+
 static atomic64_t registry_next_id;
+
+/*
+ * Changes of the trees of all mms, for tests that show that a process
+ * nobody unwinds never changes its registry (debugfs: unwind_user/registry).
+ */
+static atomic_long_t registry_ops;
+
+/*
+ * Index builds of all mms and the bytes they read: a walk must not build
+ * again what failed (debugfs: unwind_user/registry).
+ */
+static atomic_long_t registry_index_builds;
+static atomic64_t registry_index_read;
+
+/*
+ * Removals from any mm's tree: when a failed index build may be tried
+ * again.  Entries are shared across fork, so not the generation of one mm.
+ */
+static atomic64_t registry_changes;
 
 /* The handlers of formats other than .eh_frame, by format. */
 #define REGISTRY_MAX_FORMAT	7
@@ -134,9 +193,25 @@ static const struct eh_frame_regs *registry_regs(unsigned int ws)
 	return NULL;
 }
 
+/* A real entry: neither a tombstone nor a marker. */
 static bool entry_is_live(const struct unwind_user_entry *e)
 {
-	return e && e != &registry_tombstone;
+	return e && e != &registry_tombstone && e != &registry_none;
+}
+
+/* May a registration of @origin replace @old, which it overlaps? */
+static bool entry_yields_to(const struct unwind_user_entry *old,
+			    enum unwind_user_origin origin)
+{
+	if (old == &registry_tombstone)
+		return true;
+	/*
+	 * User space registers over what the kernel found, and over a table
+	 * found corrupt; never the reverse.
+	 */
+	return origin == UNWIND_USER_ORIGIN_PRCTL &&
+	       (old == &registry_none || entry_is_dead(old) ||
+		old->table.origin != UNWIND_USER_ORIGIN_PRCTL);
 }
 
 /*
@@ -157,14 +232,15 @@ static void entry_put(struct unwind_user_entry *e)
 }
 
 /*
- * The tree of @mm changed: no frame cached before is valid any more.  The
- * release orders the change before the new generation, for lookups that
- * read the generation with acquire and then walk the tree.
+ * Something left the tree of @mm: no frame cached before is valid any more.
+ * The release orders the change before the new generation, for lookups
+ * that read the generation with acquire and then walk the tree.
  */
 static void registry_changed(struct mm_struct *mm)
 {
 	mmap_assert_write_locked(mm);
 	atomic64_inc_return_release(&mm->unwind_user_gen);
+	atomic64_inc(&registry_changes);
 }
 
 void unwind_user_mm_init(struct mm_struct *mm)
@@ -177,28 +253,56 @@ void unwind_user_mm_init(struct mm_struct *mm)
 	atomic64_set(&mm->unwind_user_gen, 1);
 	/* A child at fork got its parent's pointer by memcpy(). */
 	mm->unwind_user_cache = NULL;
+	atomic_long_set(&mm->unwind_user_probes, 0);
+}
+
+/**
+ * unwind_user_mm_has_tables - may the unwinder find tables in @mm?
+ * @mm:		the mm of the task being unwound
+ *
+ * Those registered, or, while kernel.unwind_tables_discover allows it,
+ * those of the objects the walk meets.
+ */
+bool unwind_user_mm_has_tables(struct mm_struct *mm)
+{
+	return !mtree_empty(&mm->unwind_user_mt) ||
+	       unwind_user_discover_enabled();
 }
 
 /*
- * Take the entry @mas points at out of @mm's tree.  Erasing may need a new
- * node; without one, a tombstone takes the entry's place.  Either way the
- * entry is gone for lookups once this returns.
+ * Take the entry (or marker, or tombstone) @mas points at out of @mm's
+ * tree.  Erasing may need a new node; without one, a tombstone takes the
+ * entry's place, which a store over exactly its range allows.  Either way
+ * the entry is gone for lookups once this returns; false if the tree still
+ * holds it.
  */
-static void registry_erase(struct mm_struct *mm, struct ma_state *mas,
+static bool registry_erase(struct mm_struct *mm, struct ma_state *mas,
 			   struct unwind_user_entry *e)
 {
 	unsigned long first = mas->index, last = mas->last;
 
-	if (mas_store_gfp(mas, NULL, GFP_KERNEL_ACCOUNT) && entry_is_live(e)) {
+	atomic_long_inc(&registry_ops);
+	if (mas_store_gfp(mas, NULL, GFP_KERNEL_ACCOUNT) &&
+	    e != &registry_tombstone) {
 		mas_set_range(mas, first, last);
-		WARN_ON_ONCE(mas_store_gfp(mas, &registry_tombstone,
-					   GFP_KERNEL_ACCOUNT));
+		if (WARN_ON_ONCE(mas_store_gfp(mas, &registry_tombstone,
+					       GFP_KERNEL_ACCOUNT))) {
+			/*
+			 * The tree still holds the entry: keep its reference
+			 * and hide it from lookups, as a dropped one.
+			 */
+			if (entry_is_live(e))
+				set_bit(ENTRY_DEAD, &e->flags);
+			registry_changed(mm);
+			return false;
+		}
 	}
 	registry_changed(mm);
 	if (entry_is_live(e)) {
 		mm->unwind_user_nr--;
 		entry_put(e);
 	}
+	return true;
 }
 
 /* Remove everything in @mm's tree that intersects [start, end). */
@@ -264,17 +368,62 @@ static int eh_frame_check_ranges(struct mm_struct *mm,
 }
 
 /*
- * The one way into the tree, for exec, the vDSO and user space alike: the
- * caller holds the mmap lock for writing, so that what was checked here is
- * still true when the entry goes in, and no munmap() can miss it.
+ * Clear [start, end) for a registration of @origin: -EEXIST if anything in
+ * there does not yield to it (see entry_yields_to()), -ENOSPC if the cap
+ * leaves no room once what yields is gone (and then nothing goes), else
+ * everything in there that is not a tombstone goes (tombstones are stored
+ * over).
+ */
+static int registry_make_room(struct mm_struct *mm, unsigned long start,
+			      unsigned long end, enum unwind_user_origin origin)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, start, start);
+	struct unwind_user_entry *old;
+	unsigned long addr = start;
+	unsigned int replaced = 0;
+
+	/* Each pass moves past an item: they end. */
+	while (addr < end) {
+		mas_set(&mas, addr);
+		old = mas_find(&mas, end - 1);
+		if (!old)
+			break;
+		if (!entry_yields_to(old, origin))
+			return -EEXIST;
+		replaced += entry_is_live(old);
+		addr = mas.last + 1;
+		if (!addr)
+			break;
+	}
+	if (mm->unwind_user_nr - replaced >= READ_ONCE(unwind_tables_max))
+		return -ENOSPC;
+	for (addr = start; addr < end; ) {
+		mas_set(&mas, addr);
+		old = mas_find(&mas, end - 1);
+		if (!old)
+			break;
+		addr = mas.last + 1;
+		/* The tree keeps what it could not erase: nothing goes over it. */
+		if (old != &registry_tombstone &&
+		    !registry_erase(mm, &mas, old))
+			return -ENOMEM;
+		if (!addr)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * The one way into the tree, for user space and what the kernel finds
+ * alike: the caller holds the mmap lock for writing, so that what was
+ * checked here is still true when the entry goes in, and no munmap() can
+ * miss it.
  */
 static int registry_add_locked(struct mm_struct *mm,
 			       struct unwind_user_entry *e)
 {
 	MA_STATE(mas, &mm->unwind_user_mt, e->table.start, e->table.start);
-	unsigned long last = e->table.end - 1, addr = e->table.start;
 	const struct eh_frame_section *sec = &e->table.eh_frame;
-	struct unwind_user_entry *old;
 	int ret;
 
 	mmap_assert_write_locked(mm);
@@ -292,29 +441,55 @@ static int registry_add_locked(struct mm_struct *mm,
 					    sec->eh_frame_end);
 	if (ret)
 		return ret;
-	if (mm->unwind_user_nr >= READ_ONCE(unwind_tables_max))
-		return -ENOSPC;
+	ret = registry_make_room(mm, e->table.start, e->table.end,
+				 e->table.origin);
+	if (ret)
+		return ret;
 
-	/* Tombstones in the way are overwritten; live entries are not. */
-	while (addr <= last) {
-		mas_set(&mas, addr);
-		old = mas_find(&mas, last);
-		if (!old)
-			break;
-		if (entry_is_live(old))
-			return -EEXIST;
-		addr = mas.last + 1;
-		if (!addr)
-			break;
-	}
-
-	mas_set_range(&mas, e->table.start, last);
+	/*
+	 * Without a node for it, what the kernel found there is gone: the
+	 * next walk finds it again.
+	 */
+	mas_set_range(&mas, e->table.start, e->table.end - 1);
 	ret = mas_store_gfp(&mas, e, GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret;
 	mm->unwind_user_nr++;
-	registry_changed(mm);
+	atomic_long_inc(&registry_ops);
 	return 0;
+}
+
+/**
+ * unwind_user_add_none_locked - mark executable memory that has no table
+ * @mm:		the mm, its mmap lock held for writing
+ * @pc:		an address in it that nothing in @mm's registry covers
+ * @start:	start of the memory to mark
+ * @end:	its end (exclusive)
+ *
+ * The marker covers what is free around @pc within [@start, @end).  For
+ * discover.c, which found no usable table there.
+ *
+ * Return: 0; -EEXIST when something covers @pc; -ENOMEM.
+ */
+int unwind_user_add_none_locked(struct mm_struct *mm, unsigned long pc,
+				unsigned long start, unsigned long end)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, pc, pc);
+	struct unwind_user_entry *old;
+	int ret;
+
+	mmap_assert_write_locked(mm);
+	if (pc < start || pc >= end)
+		return -EINVAL;
+	/* Over a free range, the walk leaves its bounds in the state. */
+	old = mas_walk(&mas);
+	if (old && old != &registry_tombstone)
+		return -EEXIST;
+	mas_set_range(&mas, max(start, mas.index), min(end - 1, mas.last));
+	ret = mas_store_gfp(&mas, &registry_none, GFP_KERNEL_ACCOUNT);
+	if (!ret)
+		atomic_long_inc(&registry_ops);
+	return ret;
 }
 
 /* A header is optional: hdr_start 0 (and hdr_end 0) says there is none. */
@@ -330,13 +505,24 @@ static int eh_frame_desc_valid(const struct unwind_user_eh_frame *desc)
 	return 0;
 }
 
-/*
- * A new entry for @desc, its header read and checked: from @hdr_data, a
- * kernel copy of it, or else from user memory.
+/**
+ * unwind_user_entry_create - a new entry, not in any tree yet
+ * @desc:	the object's text and tables
+ * @hdr_data:	a kernel copy of its .eh_frame_hdr, or NULL to read it from
+ *		user memory
+ * @origin:	who found the table
+ *
+ * The header is read and checked once, here, so that a bad one is refused
+ * now and not found at every sample.  Must run in a context that may fault,
+ * without the mmap lock unless @hdr_data is given.
+ *
+ * Return: the entry, or an ERR_PTR: -EINVAL for an invalid @desc, -ENOMEM,
+ * -EFAULT, -ENOEXEC for a malformed header, -EOPNOTSUPP for one without a
+ * usable search table.
  */
-static struct unwind_user_entry *
-eh_frame_entry_create(const struct unwind_user_eh_frame *desc,
-		      const void *hdr_data)
+struct unwind_user_entry *
+unwind_user_entry_create(const struct unwind_user_eh_frame *desc,
+			 const void *hdr_data, enum unwind_user_origin origin)
 {
 	struct unwind_user_entry *e;
 	int ret;
@@ -359,36 +545,32 @@ eh_frame_entry_create(const struct unwind_user_eh_frame *desc,
 	e->table.end = desc->text_end;
 	e->table.format = desc->hdr_start ? UNWIND_USER_FORMAT_EH_FRAME_HDR :
 					    UNWIND_USER_FORMAT_EH_FRAME;
+	e->table.origin = origin;
 	e->table.id = atomic64_inc_return(&registry_next_id);
 	refcount_set(&e->ref, 1);
 	return e;
 }
 
-/**
- * unwind_user_add_eh_frame_locked - register an object the kernel mapped
- * @mm:		the mm it is mapped in, its mmap lock held for writing
- * @desc:	the object's text and tables
- * @hdr_data:	a kernel copy of its .eh_frame_hdr
- *
- * For objects whose header the kernel has at hand while it maps them (the
- * vDSO): nothing is read from user memory, which the mmap lock forbids.
- *
- * Return: as unwind_user_add_eh_frame().
- */
-int unwind_user_add_eh_frame_locked(struct mm_struct *mm,
-				    const struct unwind_user_eh_frame *desc,
-				    const void *hdr_data)
+/* Free an entry that unwind_user_entry_create() made and no tree took. */
+void unwind_user_entry_discard(struct unwind_user_entry *e)
 {
-	struct unwind_user_entry *e;
-	int ret;
+	kfree(e);
+}
 
-	e = eh_frame_entry_create(desc, hdr_data);
-	if (IS_ERR(e))
-		return PTR_ERR(e);
-	ret = registry_add_locked(mm, e);
-	if (ret)
-		kfree(e);
-	return ret;
+/**
+ * unwind_user_add_entry_locked - put a new entry into @mm's tree
+ * @mm:		the mm, its mmap lock held for writing
+ * @e:		from unwind_user_entry_create(); the tree takes it on success
+ *
+ * Return: 0; -ENOMEM when a range is not mapped (or memory is short);
+ * -EACCES when the text is not executable or a table not readable; -ENOSPC
+ * when @mm holds kernel.unwind_tables_max entries; -EEXIST when the text
+ * overlaps an entry that does not yield to @e.
+ */
+int unwind_user_add_entry_locked(struct mm_struct *mm,
+				 struct unwind_user_entry *e)
+{
+	return registry_add_locked(mm, e);
 }
 
 /**
@@ -396,17 +578,17 @@ int unwind_user_add_eh_frame_locked(struct mm_struct *mm,
  * @mm:		current's mm
  * @desc:	the object's text and tables
  *
- * For exec and for user space.  The header is read and checked once, here,
- * so that a bad one is refused now and not found at every sample.  The
- * ranges are checked before it is read, and what the entry reads again when
- * it goes in.  Must run in a context that may fault, without the mmap lock.
+ * For user space (the prctl).  The ranges are checked before the header is
+ * read, and again when the entry goes in.  Must run in a context that may
+ * fault, without the mmap lock.
  *
  * Return: 0; -EINVAL for an invalid @desc; -EINTR; -ENOMEM when a range is
  * not mapped (or memory is short); -EACCES when the text is not executable
  * or a table not readable; -EFAULT when reading the header faulted;
  * -ENOEXEC for a malformed header; -EOPNOTSUPP for a header without a
  * usable search table; -ENOSPC when @mm holds kernel.unwind_tables_max
- * entries; -EEXIST when the text overlaps a registered range.
+ * entries; -EEXIST when the text overlaps a registered range.  What the
+ * kernel found over the range by itself gives way.
  */
 int unwind_user_add_eh_frame(struct mm_struct *mm,
 			     const struct unwind_user_eh_frame *desc)
@@ -431,7 +613,7 @@ int unwind_user_add_eh_frame(struct mm_struct *mm,
 	if (ret)
 		return ret;
 
-	e = eh_frame_entry_create(desc, NULL);
+	e = unwind_user_entry_create(desc, NULL, UNWIND_USER_ORIGIN_PRCTL);
 	if (IS_ERR(e))
 		return PTR_ERR(e);
 
@@ -472,7 +654,8 @@ static const struct unwind_user_format *format_get(unsigned int format)
  * user memory, within [@start, @end).  Must run in a context that may fault,
  * without the mmap lock.
  *
- * Return: 0; -ENOPROTOOPT when no handler of @format is loaded; -EINVAL for
+ * Return: 0; -ENOPROTOOPT when no handler of @format is loaded, nor can be
+ * (request_module() of "unwind-user-format-<format>"); -EINVAL for
  * an empty range; -EINTR; -ENOMEM when the range is not mapped throughout
  * (or memory is short); -EACCES when a part of it is not readable; the
  * handler's errno (-ENOEXEC for a malformed object, -EOPNOTSUPP for one it
@@ -489,6 +672,10 @@ int unwind_user_add_table(struct mm_struct *mm, unsigned int format,
 	if (start >= end)
 		return -EINVAL;
 	fmt = format_get(format);
+	/* Its handler may be a module nobody loaded yet (see the alias). */
+	if (!fmt && format <= REGISTRY_MAX_FORMAT &&
+	    !request_module("unwind-user-format-%u", format))
+		fmt = format_get(format);
 	if (!fmt)
 		return -ENOPROTOOPT;
 
@@ -512,6 +699,7 @@ int unwind_user_add_table(struct mm_struct *mm, unsigned int format,
 	e->table.start = start;
 	e->table.end = end;
 	e->table.format = format;
+	e->table.origin = UNWIND_USER_ORIGIN_PRCTL;
 	e->table.fmt = fmt;
 	e->table.id = atomic64_inc_return(&registry_next_id);
 	refcount_set(&e->ref, 1);
@@ -612,7 +800,16 @@ int unwind_user_remove(struct mm_struct *mm, unsigned int format,
 	return ret;
 }
 
-/* One line per entry, for /proc/<pid>/unwind_tables. */
+static const char *const registry_origins[] = {
+	[UNWIND_USER_ORIGIN_PRCTL]	= "prctl",
+	[UNWIND_USER_ORIGIN_FILE]	= "discovered",
+	[UNWIND_USER_ORIGIN_VDSO]	= "vdso",
+};
+
+/*
+ * One line per entry and marker, for /proc/<pid>/unwind_tables: its range,
+ * where it came from, its table.
+ */
 void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm)
 {
 	MA_STATE(mas, &mm->unwind_user_mt, 0, 0);
@@ -622,34 +819,48 @@ void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm)
 	struct eh_frame_index *index;
 	struct unwind_user_entry *e;
 
-	rcu_read_lock();
+	/* Under the tree's lock: RCU would race with a writer emptying it. */
+	if (mmap_read_lock_killable(mm))
+		return;
 	mas_for_each(&mas, e, ULONG_MAX) {
+		if (e == &registry_none) {
+			seq_printf(m, "%lx-%lx %s none\n", mas.index,
+				   mas.last + 1,
+				   registry_origins[UNWIND_USER_ORIGIN_FILE]);
+			continue;
+		}
 		if (!entry_is_live(e))
 			continue;
+		seq_printf(m, "%lx-%lx %s ", e->table.start, e->table.end,
+			   registry_origins[e->table.origin]);
+		if (entry_is_dead(e)) {
+			seq_puts(m, "dropped\n");
+			continue;
+		}
 		/* A live entry keeps the module of its format. */
 		if (e->table.fmt) {
-			seq_printf(m, "%lx-%lx %s\n", e->table.start,
-				   e->table.end, e->table.fmt->name);
+			seq_printf(m, "%s\n", e->table.fmt->name);
 			continue;
 		}
 		sec = &e->table.eh_frame;
-		seq_printf(m, "%lx-%lx ", e->table.start, e->table.end);
 		if (sec->hdr_start)
 			seq_printf(m, "eh_frame_hdr %lx %lu ", sec->hdr_start,
 				   sec->hdr_end - sec->hdr_start);
 		seq_printf(m, "eh_frame %lx %lu", sec->eh_frame_start,
 			   sec->eh_frame_end - sec->eh_frame_start);
-		/* Freed after a grace period, as the entry is. */
+		/* Pairs with the release that published it. */
 		index = smp_load_acquire(&e->index);
 		if (!IS_ERR_OR_NULL(index))
 			seq_printf(m, " index %zu", eh_frame_index_bytes(index));
 		seq_putc(m, '\n');
 	}
-	rcu_read_unlock();
+	mmap_read_unlock(mm);
 
 	/* The caller holds mm_users: exit_mmap(), which frees it, waits. */
 	cache = READ_ONCE(mm->unwind_user_cache);
-	if (cache) {
+	if (IS_ERR(cache)) {
+		seq_puts(m, "cache none\n");
+	} else if (cache) {
 		unwind_user_cache_get_stats(cache, &stats);
 		seq_printf(m, "cache %lu rows %lu bytes %lu hits %lu misses\n",
 			   stats.rows, stats.bytes, stats.hits, stats.misses);
@@ -678,6 +889,7 @@ int unwind_user_mm_dup(struct mm_struct *mm, struct mm_struct *oldmm)
 
 	if (mtree_empty(&oldmm->unwind_user_mt))
 		return 0;
+	atomic_long_inc(&registry_ops);
 	ret = __mt_dup(&oldmm->unwind_user_mt, &mm->unwind_user_mt,
 		       GFP_KERNEL_ACCOUNT);
 	if (ret)
@@ -700,6 +912,8 @@ void unwind_user_mm_exit(struct mm_struct *mm)
 	struct unwind_user_entry *e;
 
 	mmap_assert_write_locked(mm);
+	if (!mtree_empty(&mm->unwind_user_mt))
+		atomic_long_inc(&registry_ops);
 	mas_for_each(&mas, e, ULONG_MAX) {
 		if (entry_is_live(e))
 			entry_put(e);
@@ -711,7 +925,8 @@ void unwind_user_mm_exit(struct mm_struct *mm)
 	mt_clear_in_rcu(&mm->unwind_user_mt);
 	__mt_destroy(&mm->unwind_user_mt);
 	mm->unwind_user_nr = 0;
-	unwind_user_cache_free(mm->unwind_user_cache);
+	if (!IS_ERR(mm->unwind_user_cache))
+		unwind_user_cache_free(mm->unwind_user_cache);
 	mm->unwind_user_cache = NULL;
 }
 
@@ -738,7 +953,10 @@ void unwind_user_mm_unmap(struct mm_struct *mm, unsigned long start,
 /*
  * mremap() moved [old_start, old_end) to @new_start: an entry whose text and
  * tables all lie in there moves with them.  One that lies there only in part
- * is left for the unmap of the old range to drop.
+ * is left for the unmap of the old range to drop: a shared object keeps its
+ * text and its table in separate mappings, and its text moved alone no
+ * longer matches the addresses its table holds (those frames are then
+ * unwound with frame pointers).
  */
 void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
 			 unsigned long old_end, unsigned long new_start)
@@ -766,9 +984,11 @@ void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
 		if (!entry_is_live(e) || e->table.fmt)
 			continue;
 
+		/* A table without a header has only .eh_frame to move. */
 		sec = &e->table.eh_frame;
 		if (e->table.start < old_start || e->table.end > old_end ||
-		    sec->hdr_start < old_start || sec->hdr_end > old_end ||
+		    (sec->hdr_start && (sec->hdr_start < old_start ||
+					sec->hdr_end > old_end)) ||
 		    sec->eh_frame_start < old_start ||
 		    sec->eh_frame_end > old_end)
 			continue;
@@ -791,34 +1011,25 @@ void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
 }
 
 /*
- * Drop the entry a lookup found corrupt (or, without a header, too large to
- * index), unless it is gone already: one bad object costs one failed
- * lookup, not one per sample.  The id tells whether
- * the entry now in the tree is the one the lookup saw, even if its memory
- * was freed and reused for a new registration since.
+ * Drop the entry @e, which the caller holds a reference on, that a lookup
+ * found corrupt (or, without a header, too large to index): one bad object
+ * costs one failed lookup, not one per sample.  The lookups of every mm
+ * that shares it skip it from now on; it stays in the trees, in place of a
+ * marker, until a writer takes it out.  No mmap lock is taken: the walk
+ * must not wait for every holder of it.  The frames @mm cached from it go
+ * too: a new generation only ever makes rows stale.
  */
-static void registry_drop(struct mm_struct *mm,
-			  const struct unwind_user_table *seen, int err)
+static void registry_drop(struct mm_struct *mm, struct unwind_user_entry *e,
+			  int err)
 {
-	MA_STATE(mas, &mm->unwind_user_mt, seen->start, seen->start);
-	struct unwind_user_entry *e;
-	bool dropped = false;
-
-	/* The walk may sleep here; a fatal signal leaves it to a later one. */
-	if (mmap_write_lock_killable(mm))
-		return;
-	e = mas_walk(&mas);
-	if (entry_is_live(e) && e->table.id == seen->id) {
-		registry_erase(mm, &mas, e);
-		dropped = true;
-	}
-	mmap_write_unlock(mm);
+	const struct unwind_user_table *seen = &e->table;
 
 	/*
 	 * Others may read the kernel log: say which process, but keep its
 	 * layout to dynamic debug.
 	 */
-	if (dropped) {
+	if (!test_and_set_bit(ENTRY_DEAD, &e->flags)) {
+		atomic64_inc_return_release(&mm->unwind_user_gen);
 		pr_info_ratelimited("unwind_user: %s[%d]: dropped %s unwind table (%d)\n",
 				    current->comm, task_pid_nr(current),
 				    err == -EFBIG ? "an unindexable" : "a corrupt",
@@ -847,6 +1058,40 @@ int unwind_user_cache_flush(struct mm_struct *mm)
 	return 0;
 }
 
+/**
+ * unwind_user_forget_found - drop what the kernel found by itself in @mm
+ * @mm:		the mm, not locked
+ *
+ * For benchmarks of discovery (kernel/unwind/bench.c): the entries the
+ * kernel found and its markers go, as an unmap would take them, and so
+ * does the rate limit's count, so that the next walk finds them again.
+ *
+ * Return: 0 or -EINTR.
+ */
+int unwind_user_forget_found(struct mm_struct *mm)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, 0, 0);
+	struct unwind_user_entry *e;
+	unsigned long addr = 0;
+
+	if (mmap_write_lock_killable(mm))
+		return -EINTR;
+	do {
+		mas_set(&mas, addr);
+		e = mas_find(&mas, ULONG_MAX);
+		if (!e)
+			break;
+		addr = mas.last + 1;
+		if (e == &registry_none ||
+		    (entry_is_live(e) &&
+		     e->table.origin != UNWIND_USER_ORIGIN_PRCTL))
+			registry_erase(mm, &mas, e);
+	} while (addr);
+	atomic_long_set(&mm->unwind_user_probes, 0);
+	mmap_write_unlock(mm);
+	return 0;
+}
+
 /*
  * Keep a frame found under generation @gen, and what its lookup cost the
  * walk, creating @mm's cache at its first frame: most mms are never unwound
@@ -858,48 +1103,104 @@ static void registry_cache_frame(struct mm_struct *mm,
 				 const struct unwind_user_frame *frame,
 				 unsigned int cost)
 {
-	struct unwind_user_cache *old;
+	struct unwind_user_cache *old, *new;
 
 	if (!cache) {
-		cache = unwind_user_cache_alloc();
-		if (!cache)
-			return;
+		/*
+		 * Without memory, the mm goes without a cache rather than
+		 * try again at every lookup.
+		 */
+		new = unwind_user_cache_alloc();
+		cache = new ?: ERR_PTR(-ENOMEM);
 		/* Another thread of @mm may have been quicker. */
 		old = cmpxchg(&mm->unwind_user_cache, NULL, cache);
 		if (old) {
-			unwind_user_cache_free(cache);
+			unwind_user_cache_free(new);
 			cache = old;
 		}
 	}
-	unwind_user_cache_insert(cache, pc, ws, gen, frame, cost);
+	if (!IS_ERR(cache))
+		unwind_user_cache_insert(cache, pc, ws, gen, frame, cost);
+}
+
+/* What reading a table to index it costs the walk: a unit per 64 bytes. */
+#define REGISTRY_INDEX_READ_UNIT	64
+
+/* Failures of an index build that say nothing about the table itself. */
+static bool registry_index_transient(long err)
+{
+	return err == -ENOMEM || err == -EFAULT || err == -EINTR ||
+	       err == -ENOSPC;
 }
 
 /*
- * The index of @e, built by the first lookup that needs it, or NULL while
- * there is none.  A failure that may pass (no memory, a fault) is tried
- * again by a later lookup; any other is kept, and a table without a header
- * is then of no use: -EFBIG or -EINVAL in *@err drops it.
+ * What the indexes of @mm's tables may still take under
+ * kernel.unwind_tables_index_max_kb.  An index shared with a fork relative
+ * counts in each mm that has it.
  */
-static struct eh_frame_index *registry_index(struct unwind_user_entry *e,
+static size_t registry_index_room(struct mm_struct *mm)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, 0, 0);
+	size_t max = (size_t)READ_ONCE(unwind_tables_index_max_kb) * SZ_1K;
+	struct eh_frame_index *index;
+	struct unwind_user_entry *e;
+	size_t used = 0;
+
+	/*
+	 * Under the lock of the tree, not RCU: an iteration may not meet a
+	 * writer emptying it.  A build is rare, and no lock is held for it.
+	 */
+	if (mmap_read_lock_killable(mm))
+		return 0;
+	mas_for_each(&mas, e, ULONG_MAX) {
+		if (!entry_is_live(e))
+			continue;
+		/* Pairs with the release that published it. */
+		index = smp_load_acquire(&e->index);
+		if (!IS_ERR_OR_NULL(index))
+			used += eh_frame_index_bytes(index);
+	}
+	mmap_read_unlock(mm);
+	return used < max ? max - used : 0;
+}
+
+/*
+ * The index of @e, built by the first lookup that needs it and can pay for
+ * reading the table, or NULL while there is none.  A failed build is kept:
+ * one that may pass (no memory, a fault, a signal, the cap) is tried again
+ * once a registry has lost an entry, any other never, and a table without a
+ * header is then of no use: -EFBIG or -EINVAL in *@err drops it.  The walk
+ * pays for what the build read, all it has left if need be: a walk builds
+ * at most one index that its budget cannot pay for.
+ */
+static struct eh_frame_index *registry_index(struct mm_struct *mm,
+					     struct unwind_user_entry *e,
 					     const struct eh_frame_section *sec,
-					     int *err)
+					     unsigned int *budget, int *err)
 {
 	struct eh_frame_index *index, *old;
+	u64 gen = atomic64_read(&registry_changes);
+	size_t read;
 
 	*err = 0;
 	/* Pairs with the cmpxchg_release() below: the index is built. */
-	index = smp_load_acquire(&e->index);
-	if (index)
+	old = smp_load_acquire(&e->index);
+	if (old && (!IS_ERR(old) || !registry_index_transient(PTR_ERR(old)) ||
+		    READ_ONCE(e->index_gen) == gen)) {
+		index = old;
 		goto out;
-	index = eh_frame_index_build(sec);
-	if (IS_ERR(index) && (PTR_ERR(index) == -ENOMEM ||
-			      PTR_ERR(index) == -EFAULT)) {
-		*err = PTR_ERR(index);
-		return NULL;
 	}
+	if (!*budget)
+		return NULL;
+	index = eh_frame_index_build(sec, registry_index_room(mm), &read);
+	atomic_long_inc(&registry_index_builds);
+	atomic64_add(read, &registry_index_read);
+	*budget -= min_t(size_t, *budget,
+			 DIV_ROUND_UP(read, REGISTRY_INDEX_READ_UNIT));
+	if (IS_ERR(index))
+		WRITE_ONCE(e->index_gen, gen);
 	/* Another thread of the mm, or of a fork relative, may be quicker. */
-	old = cmpxchg_release(&e->index, NULL, index);
-	if (old) {
+	if (!try_cmpxchg_release(&e->index, &old, index)) {
 		if (!IS_ERR(index))
 			kvfree(index);
 		index = old;
@@ -907,7 +1208,7 @@ static struct eh_frame_index *registry_index(struct unwind_user_entry *e,
 out:
 	if (!IS_ERR(index))
 		return index;
-	if (!sec->table)
+	if (!sec->table && !registry_index_transient(PTR_ERR(index)))
 		*err = PTR_ERR(index);
 	return NULL;
 }
@@ -935,25 +1236,30 @@ registry_eh_frame_row(const struct eh_frame_section *sec,
  * The frame rules of @pc in @e's table: its index (built first, if need
  * be), the row, the rules, one after the other on the stack.
  */
-static int registry_eh_frame_lookup(struct unwind_user_entry *e,
+static int registry_eh_frame_lookup(struct mm_struct *mm,
+				    struct unwind_user_entry *e,
 				    const struct eh_frame_section *sec,
 				    const struct eh_frame_regs *regs,
 				    unsigned long pc,
 				    struct unwind_user_frame *frame,
-				    unsigned int *budget)
+				    unsigned int *budget, unsigned int *cost)
 {
 	struct eh_frame_index *index;
 	struct cfi_row row;
+	unsigned int before;
 	int ret;
 
 	if (pc < sec->text_start || pc >= sec->text_end)
 		return -ENOENT;
-	index = registry_index(e, sec, &ret);
+	index = registry_index(mm, e, sec, budget, &ret);
 	if (ret == -EFBIG || ret == -EINVAL)
 		return ret;
 	if (!index && !sec->table)
 		return ret ? ret : -EOPNOTSUPP;
+	/* What a cached frame costs: the row, not the build that came first. */
+	before = *budget;
 	ret = registry_eh_frame_row(sec, index, regs, pc, &row, budget);
+	*cost = before - *budget;
 	if (ret)
 		return ret;
 	return cfi_row_frame(sec, regs, &row, pc, frame);
@@ -983,6 +1289,7 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 	struct unwind_user_cache *cache;
 	struct unwind_user_table seen;
 	struct unwind_user_entry *e;
+	bool discovered = false;
 	unsigned int cost;
 	u64 gen;
 	int ret;
@@ -997,7 +1304,8 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 	 */
 	gen = atomic64_read_acquire(&mm->unwind_user_gen);
 	cache = READ_ONCE(mm->unwind_user_cache);
-	if (cache && unwind_user_cache_lookup(cache, pc, ws, gen, frame, &cost)) {
+	if (!IS_ERR_OR_NULL(cache) &&
+	    unwind_user_cache_lookup(cache, pc, ws, gen, frame, &cost)) {
 		/* What the lookup cost, and where the walk ends, as without. */
 		if (cost > *budget) {
 			*budget = 0;
@@ -1007,53 +1315,66 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 		return 0;
 	}
 
+again:
 	rcu_read_lock();
+	mas_set(&mas, pc);
 	e = mas_walk(&mas);
 	if (entry_is_live(e)) {
 		seen = e->table;
 		/*
-		 * The handler's module stays while the lookup runs, and so does
-		 * an .eh_frame entry, for its index.
+		 * The entry stays while the lookup runs, for its index; so does
+		 * the module of its format's handler.
 		 */
-		if (seen.fmt ? !try_module_get(seen.fmt->owner) :
-			       !refcount_inc_not_zero(&e->ref))
-			e = NULL;
+		if (entry_is_dead(e) || !refcount_inc_not_zero(&e->ref)) {
+			e = &registry_none;
+		} else if (seen.fmt && !try_module_get(seen.fmt->owner)) {
+			/* Not the last reference: the tree still has one. */
+			refcount_dec(&e->ref);
+			e = &registry_none;
+		}
 	}
 	rcu_read_unlock();
-	if (!entry_is_live(e))
+	if (!entry_is_live(e)) {
+		/*
+		 * Nothing covers @pc yet (a marker says there is nothing to
+		 * find): look for the table of what is mapped there, once.
+		 */
+		if (e != &registry_none && !discovered &&
+		    !unwind_user_discover(mm, pc, budget)) {
+			discovered = true;
+			goto again;
+		}
 		return -ENOENT;
+	}
 
 	if (seen.fmt) {
 		/* Other formats are registered by 64-bit tasks only. */
 		ret = ws == sizeof(long) ? 0 : -ENOENT;
-		if (!ret && !*budget)
+		if (!ret && *budget < UNWIND_USER_FORMAT_LOOKUP_COST)
 			ret = -EOPNOTSUPP;
-		if (!ret) {
-			*budget -= min_t(unsigned int, *budget,
-					 UNWIND_USER_FORMAT_LOOKUP_COST);
-			ret = seen.fmt->find_frame(seen.data, pc, flags, frame);
-		}
+		if (!ret)
+			ret = seen.fmt->find_frame(seen.data, pc, flags, frame,
+						   budget);
 		module_put(seen.fmt->owner);
 		if (ret == -EINVAL)
-			registry_drop(current->mm, &seen, ret);
+			registry_drop(mm, e, ret);
+		entry_put(e);
 		return ret;
 	}
 
 	/* A table for the other word size says nothing about this task. */
-	cost = *budget;
 	if (seen.eh_frame.ptr_size != ws)
 		ret = -ENOENT;
 	else if (!*budget)
 		ret = -EOPNOTSUPP;
 	else
-		ret = registry_eh_frame_lookup(e, &seen.eh_frame, regs, pc,
-					       frame, budget);
-	entry_put(e);
+		ret = registry_eh_frame_lookup(mm, e, &seen.eh_frame, regs,
+					       pc, frame, budget, &cost);
 	if (ret == -EINVAL || ret == -EFBIG)
-		registry_drop(mm, &seen, ret);
+		registry_drop(mm, e, ret);
+	entry_put(e);
 	if (!ret)
-		registry_cache_frame(mm, cache, pc, ws, gen, frame,
-				     cost - *budget);
+		registry_cache_frame(mm, cache, pc, ws, gen, frame, cost);
 	return ret;
 }
 
@@ -1065,11 +1386,46 @@ static const struct ctl_table unwind_user_sysctls[] = {
 		.mode		= 0644,
 		.proc_handler	= proc_douintvec,
 	},
+	{
+		.procname	= "unwind_tables_index_max_kb",
+		.data		= &unwind_tables_index_max_kb,
+		.maxlen		= sizeof(unwind_tables_index_max_kb),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec,
+	},
 };
+
+/**
+ * unwind_user_debugfs_dir - the directory unwind_user/ in debugfs
+ *
+ * Return: its dentry (or an error pointer, which debugfs takes as well).
+ */
+struct dentry *unwind_user_debugfs_dir(void)
+{
+	static struct dentry *dir;
+	static DEFINE_MUTEX(lock);
+
+	mutex_lock(&lock);
+	if (!dir)
+		dir = debugfs_create_dir("unwind_user", NULL);
+	mutex_unlock(&lock);
+	return dir;
+}
+
+static int registry_stats_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "ops %ld\n", atomic_long_read(&registry_ops));
+	seq_printf(m, "index_builds %ld\n", atomic_long_read(&registry_index_builds));
+	seq_printf(m, "index_read %lld\n", atomic64_read(&registry_index_read));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(registry_stats);
 
 static int __init unwind_user_sysctl_init(void)
 {
 	register_sysctl_init("kernel", unwind_user_sysctls);
+	debugfs_create_file("registry", 0444, unwind_user_debugfs_dir(), NULL,
+			    &registry_stats_fops);
 	return 0;
 }
 late_initcall(unwind_user_sysctl_init);

@@ -193,7 +193,7 @@ static struct eh_frame_index *object_index(struct object *obj)
 	if (!use_index || obj->index)
 		return use_index ? obj->index : NULL;
 	t0 = now_ns();
-	obj->index = eh_frame_index_build(&obj->sec);
+	obj->index = eh_frame_index_build(&obj->sec, SIZE_MAX, NULL);
 	obj->index_ns = now_ns() - t0;
 	obj->index_copies = fake_user_copies - copies;
 	if (IS_ERR(obj->index)) {
@@ -563,12 +563,15 @@ static double pe_pass(unsigned int flags)
 {
 	struct pe_unwind_frame f;
 	double t0 = now_ns();
-	unsigned int i, j;
+	unsigned int i, j, budget;
 	u64 regs[16], ip;
 	int bad = 0;
 
 	for (i = 0; i < pe_nr_pcs; i++) {
-		if (pe_unwind_find_frame(&pe_img, pe_pcs[i], flags, &f)) {
+		/* Each lookup as the first of a walk */
+		budget = UNWIND_USER_TABLE_BUDGET;
+		if (pe_unwind_find_frame(&pe_img, pe_pcs[i], flags, &f,
+					 &budget)) {
 			bad++;
 			continue;
 		}

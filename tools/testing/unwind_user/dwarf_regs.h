@@ -22,6 +22,7 @@ enum {
 #undef UNWIND_USER_DWARF_SP
 #undef UNWIND_USER_DWARF_FP
 #undef UNWIND_USER_DWARF_RA
+#undef UNWIND_USER_ELF_MACHINE
 
 #include "../../../arch/s390/include/asm/unwind_user_dwarf.h"
 enum {
@@ -35,6 +36,7 @@ enum {
 #undef UNWIND_USER_DWARF_FP
 #undef UNWIND_USER_DWARF_RA
 #undef UNWIND_USER_DWARF_CFA_OFF
+#undef UNWIND_USER_ELF_MACHINE
 
 #define DWARF_REGS_X86_64	{ .sp = X86_64_DWARF_SP, .fp = X86_64_DWARF_FP, \
 				  .ra = X86_64_DWARF_RA }

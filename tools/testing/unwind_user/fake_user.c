@@ -23,6 +23,8 @@ static unsigned int nr_regions;
 
 unsigned long fake_user_copies;
 unsigned long fake_user_bytes;
+/* fatal_signal_pending() of the one task (linux/sched/signal.h) */
+bool fake_fatal_signal;
 
 void fake_user_reset(void)
 {

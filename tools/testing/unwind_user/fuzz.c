@@ -455,7 +455,7 @@ static struct eh_frame_index *build_index(const struct eh_frame_section *sec)
 	long err;
 
 	fake_user_copies = 0;
-	index = eh_frame_index_build(sec);
+	index = eh_frame_index_build(sec, SIZE_MAX, NULL);
 	FUZZ_ASSERT(fake_user_copies <= FUZZ_MAX_BUILD_COPIES,
 		    "index: %lu copies", fake_user_copies);
 	if (!IS_ERR(index))

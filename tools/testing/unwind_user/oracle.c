@@ -318,7 +318,7 @@ int main(int argc, char **argv)
 	}
 	ret = eh_frame_section_init(&sec, &desc, NULL);
 	if (!ret && mode != MODE_TABLE) {
-		index = eh_frame_index_build(&sec);
+		index = eh_frame_index_build(&sec, SIZE_MAX, NULL);
 		if (IS_ERR(index))
 			ret = PTR_ERR(index);
 	}

@@ -59,11 +59,26 @@ void pb_add_rf(u32 begin, u32 end, u32 unwind)
 u32 pb_add_info(u8 version, u8 flags, u8 prolog, u8 frame_reg, u8 frame_off,
 		const u16 *codes, unsigned int n, const u32 *chain)
 {
-	u32 at = PB.xdata, p;
-	unsigned int i;
+	u32 at = PB.xdata;
 
 	if (at + 4 + 2 * (n + 1) + 12 > PB_TEXT) {
 		fprintf(stderr, "pe_builder: xdata full\n");
+		abort();
+	}
+	PB.xdata = pb_put_info(at, version, flags, prolog, frame_reg,
+			       frame_off, codes, n, chain);
+	return at;
+}
+
+u32 pb_put_info(u32 at, u8 version, u8 flags, u8 prolog, u8 frame_reg,
+		u8 frame_off, const u16 *codes, unsigned int n,
+		const u32 *chain)
+{
+	unsigned int i;
+	u32 p;
+
+	if (at + 4 + 2 * (n + 1) + 12 > PB_SIZE) {
+		fprintf(stderr, "pe_builder: UNWIND_INFO past the image\n");
 		abort();
 	}
 	PB.img[at] = version | flags << 3;
@@ -81,8 +96,7 @@ u32 pb_add_info(u8 version, u8 flags, u8 prolog, u8 frame_reg, u8 frame_off,
 		pb_put32(p + 8, chain[2]);
 		p += 12;
 	}
-	PB.xdata = (p + 3) & ~3U;
-	return at;
+	return (p + 3) & ~3U;
 }
 
 void pb_code(u32 rva, const void *bytes, unsigned int n)

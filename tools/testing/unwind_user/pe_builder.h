@@ -64,6 +64,13 @@ void pb_add_rf(u32 begin, u32 end, u32 unwind);
  */
 u32 pb_add_info(u8 version, u8 flags, u8 prolog, u8 frame_reg, u8 frame_off,
 		const u16 *codes, unsigned int n, const u32 *chain);
+/*
+ * The same at @at, anywhere in the image (for data larger than the xdata
+ * area); returns the RVA just past it.
+ */
+u32 pb_put_info(u32 at, u8 version, u8 flags, u8 prolog, u8 frame_reg,
+		u8 frame_off, const u16 *codes, unsigned int n,
+		const u32 *chain);
 /* Code bytes at @rva. */
 void pb_code(u32 rva, const void *bytes, unsigned int n);
 /* Map the image (its first @len bytes) at PB_BASE, forgetting the rest. */

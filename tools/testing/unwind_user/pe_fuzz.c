@@ -12,8 +12,8 @@
  * thread's pc, and applies each frame to a fake stack.  Anything the
  * kernel code must never do aborts: an undocumented error, a frame it
  * cannot return, a result that depends on more than the input, a fault
- * that changes more than the error, or unbounded work.  The sanitizers
- * catch the rest.
+ * that changes more than the error, unbounded work, a read not paid for
+ * or more reads than the budget pays for.  The sanitizers catch the rest.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -23,6 +23,7 @@
 
 #include <linux/kernel.h>
 #include <linux/unaligned.h>
+#include <linux/unwind_user_registry.h>
 
 #include "../../../kernel/unwind/pe.h"
 #include "fake_user.h"
@@ -75,16 +76,27 @@ static void check_frame(const struct pe_unwind_frame *f, unsigned long pc)
 			FUZZ_ASSERT(!f->saved_off[i], "pc %#lx slot %u", pc, i);
 }
 
+/* The budget of each lookup (struct pe_fuzz_input) */
+static unsigned int budget;
+
 static int lookup(const struct pe_unwind_image *img, unsigned long pc,
 		  unsigned int flags, struct pe_unwind_frame *f)
 {
+	unsigned int left = budget;
 	int ret;
 
 	fake_user_copies = 0;
 	memset(f, 0xa5, sizeof(*f));
-	ret = pe_unwind_find_frame(img, pc, flags, f);
+	ret = pe_unwind_find_frame(img, pc, flags, f, &left);
 	FUZZ_ASSERT(fake_user_copies <= PE_FUZZ_MAX_COPIES,
 		    "pc %#lx: %lu copies", pc, fake_user_copies);
+	FUZZ_ASSERT(fake_user_copies <= budget / UNWIND_USER_READ_COST,
+		    "pc %#lx: %lu copies on a budget of %u", pc,
+		    fake_user_copies, budget);
+	FUZZ_ASSERT(left <= budget &&
+		    budget - left == fake_user_copies * UNWIND_USER_READ_COST,
+		    "pc %#lx: %lu copies, %u charged", pc, fake_user_copies,
+		    budget - left);
 	FUZZ_ASSERT(!ret || ret == -ENOENT || ret == -EFAULT ||
 		    ret == -EINVAL || ret == -EOPNOTSUPP,
 		    "pc %#lx: %d", pc, ret);
@@ -159,6 +171,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(copy, data + sizeof(*in), len);
 	image = copy;
+	budget = in->budget ? in->budget * 4 * UNWIND_USER_READ_COST :
+		 UNWIND_USER_TABLE_BUDGET;
 	for (i = 0; i < ARRAY_SIZE(stack); i++)
 		stack[i] = PE_FUZZ_STACK + 8 * i;
 	map(image, len, in, false);

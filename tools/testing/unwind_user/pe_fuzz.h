@@ -17,7 +17,11 @@
 
 struct pe_fuzz_input {
 	u8	mode;		/* PE_FUZZ_* */
-	u8	pad;
+	/*
+	 * The budget of each lookup, in reads (of UNWIND_USER_READ_COST):
+	 * 4 * budget, or if 0 the walk's whole budget.
+	 */
+	u8	budget;
 	u16	hole;		/* a byte of the image left unmapped once */
 	u32	table;		/* RVA of the function table (raw mode) */
 	u32	entries;	/* its entries (raw mode) */

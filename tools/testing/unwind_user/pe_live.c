@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include <linux/kernel.h>
+#include <linux/unwind_user_registry.h>
 
 #include "../../../kernel/unwind/pe.h"
 #include "fake_user.h"
@@ -107,7 +108,7 @@ static const char *where(u64 ip)
 /* Walk from @regs/@ip; return the frames found (ips[0] = @ip). */
 static unsigned int walk(u64 *regs, u64 ip, u64 *ips, unsigned int *stop)
 {
-	unsigned int n = 0, flags = PE_UNWIND_EXACT_PC;
+	unsigned int n = 0, flags = PE_UNWIND_EXACT_PC, budget;
 	struct pe_unwind_frame f;
 	struct module *m;
 	int ret;
@@ -118,8 +119,10 @@ static unsigned int walk(u64 *regs, u64 ip, u64 *ips, unsigned int *stop)
 		m = module_of(ip);
 		if (!m || !ip)
 			break;
-		ret = pe_unwind_find_frame(&m->img,
-					   flags ? ip : ip - 1, flags, &f);
+		/* Wine's walk has no budget: each lookup gets a walk's */
+		budget = UNWIND_USER_TABLE_BUDGET;
+		ret = pe_unwind_find_frame(&m->img, flags ? ip : ip - 1,
+					   flags, &f, &budget);
 		if (ret) {
 			*stop = -ret;
 			break;
@@ -138,15 +141,28 @@ static unsigned int walk(u64 *regs, u64 ip, u64 *ips, unsigned int *stop)
 	return n;
 }
 
-/* The registry of the generic walk: the module covering @pc. */
+/* What the kernel's walk spent of its budget, the most in one stack. */
+static unsigned int generic_spent, generic_most;
+
+/*
+ * The registry of the generic walk: the module covering @pc, looked up
+ * as registry.c does, on the walk's budget.
+ */
 static int generic_find(unsigned long pc, unsigned int *budget,
 			struct unwind_user_frame *frame)
 {
 	struct module *m = module_of(pc);
+	unsigned int before = *budget;
+	int ret;
 
 	if (!m)
 		return -ENOENT;
-	return pe_user_find_frame(&m->img, pc, walk_lookup_flags, frame);
+	if (*budget < UNWIND_USER_FORMAT_LOOKUP_COST)
+		return -EOPNOTSUPP;
+	ret = pe_user_find_frame(&m->img, pc, walk_lookup_flags, frame,
+				 budget);
+	generic_spent += before - *budget;
+	return ret;
 }
 
 static u64 *generic_regs;
@@ -181,7 +197,9 @@ static unsigned int generic_walk(int id, u64 *regs, u64 ip, const u64 *trace,
 	unsigned int n, i, bad = 0;
 
 	generic_regs = regs;
+	generic_spent = 0;
 	n = walk_unwind(&st, generic_find, entries, MAX_FRAMES);
+	generic_most = max_t(unsigned int, generic_most, generic_spent);
 	*same = 0;
 	for (i = 1; i < last && i < n; i++) {
 		if (entries[i] == trace[i]) {
@@ -193,8 +211,9 @@ static unsigned int generic_walk(int id, u64 *regs, u64 ip, const u64 *trace,
 		bad++;
 	}
 	*complete = n >= last;
-	printf("#   dump %d: the kernel's walk gave %u frames, %u of Wine's %u%s\n",
+	printf("#   dump %d: the kernel's walk gave %u frames, %u of Wine's %u%s,",
 	       id, n, *same, last - 1, *complete ? "" : " (ended early)");
+	printf(" spent %u of its budget\n", generic_spent);
 	return bad;
 }
 
@@ -314,7 +333,9 @@ int main(int argc, char **argv)
 	       dumps, frames + bad, bad);
 	printf("%u machine frames crossed\n", nr_machine);
 	printf("pe-live: the kernel's walk (user.c + pe_user.c): ");
-	printf("%u frames equal to Wine's, %u of %u stacks complete\n",
+	printf("%u frames equal to Wine's, %u of %u stacks complete; ",
 	       generic_frames, generic_complete, dumps);
+	printf("at most %u of its budget of %u spent\n", generic_most,
+	       UNWIND_USER_TABLE_BUDGET);
 	return bad || !dumps || !frames ? 1 : 0;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <linux/kernel.h>
+#include <linux/unwind_user_registry.h>
 
 #include "../../../kernel/unwind/pe.h"
 #include "fake_user.h"
@@ -54,7 +55,8 @@ int main(int argc, char **argv)
 	struct pe_unwind_image pe;
 	enum pe_unwind_check why;
 	struct pe_unwind_frame f;
-	unsigned int rva, exact, i;
+	unsigned int rva, exact, i, budget;
+	unsigned long copies;
 	u32 image_size;
 	u64 base;
 	u8 *img;
@@ -83,8 +85,19 @@ int main(int argc, char **argv)
 	printf("image %#x %u\n", pe.size, pe.nr_entries);
 
 	while (scanf("%x %u", &rva, &exact) == 2) {
+		budget = UNWIND_USER_TABLE_BUDGET;
+		copies = fake_user_copies;
 		ret = pe_unwind_find_frame(&pe, base + rva,
-					   exact ? PE_UNWIND_EXACT_PC : 0, &f);
+					   exact ? PE_UNWIND_EXACT_PC : 0, &f,
+					   &budget);
+		/* Each read paid for: real images, not only the unit's */
+		copies = fake_user_copies - copies;
+		if (UNWIND_USER_TABLE_BUDGET - budget !=
+		    copies * UNWIND_USER_READ_COST) {
+			fprintf(stderr, "rva %#x: %lu reads, %u charged\n", rva,
+				copies, UNWIND_USER_TABLE_BUDGET - budget);
+			return 1;
+		}
 		printf("%x %u %d", rva, exact, ret);
 		if (!ret) {
 			printf(" %u %d %d %d %u", f.cfa_reg, f.cfa_off, f.ra_off,

@@ -12,11 +12,16 @@
 #include <string.h>
 
 #include <linux/kernel.h>
+#include <linux/unwind_user_registry.h>
 
 #include "../../../kernel/unwind/pe.h"
 #include "fake_user.h"
 #include "pe_builder.h"
 #include "pe_fuzz.h"
+#include "walk.h"
+
+/* The module's lookup, for a walk by kernel/unwind/user.c (walk.c). */
+#include "../../../kernel/unwind/pe_user.c"
 
 /* x86-64 register numbers, as the ISA encodes them. */
 enum {
@@ -39,6 +44,8 @@ static void write_seed(u8 mode)
 		.mode = mode, .hole = nr_seeds * 131 % PB_SIZE,
 		.table = PB_PDATA, .entries = PB.nr_rf,
 		.pc = PB_TEXT + nr_seeds % 64,
+		/* every other raw seed on a budget that may not suffice */
+		.budget = nr_seeds % 4 == 3 ? 1 + nr_seeds * 7 % 64 : 0,
 	};
 	char path[4096];
 	FILE *f;
@@ -165,9 +172,40 @@ static bool same_frame(const struct pe_unwind_frame *a,
 	return true;
 }
 
+/* Each read of user memory (fake_user_copies counts them) costs this. */
+#define COST		UNWIND_USER_READ_COST
+
+/* The reads of the last lookup. */
+static unsigned long last_reads;
+
+/*
+ * A lookup with @budget: whatever it returns, it has paid exactly
+ * UNWIND_USER_READ_COST for each read, and read no more than it could pay.
+ */
+static int find_budget(int line, u32 rva, unsigned int flags,
+		       struct pe_unwind_frame *f, unsigned int *budget)
+{
+	unsigned long copies = fake_user_copies;
+	unsigned int before = *budget;
+	int ret;
+
+	ret = pe_unwind_find_frame(&IMG, PB_BASE + rva, flags, f, budget);
+	last_reads = fake_user_copies - copies;
+	if (*budget > before || before - *budget != last_reads * COST)
+		fail(line, "rva %#x: %lu reads, %d charged", rva, last_reads,
+		     (int)(before - *budget));
+	if (last_reads > before / COST)
+		fail(line, "rva %#x: %lu reads on a budget of %u", rva,
+		     last_reads, before);
+	return ret;
+}
+
+/* Tests not about the budget: the walk's whole budget for one lookup. */
 static int find(u32 rva, unsigned int flags, struct pe_unwind_frame *f)
 {
-	return pe_unwind_find_frame(&IMG, PB_BASE + rva, flags, f);
+	unsigned int budget = UNWIND_USER_TABLE_BUDGET;
+
+	return find_budget(__LINE__, rva, flags, f, &budget);
 }
 
 static void expect_frame(int line, u32 rva, unsigned int flags,
@@ -384,7 +422,7 @@ static void test_lookup(void)
 {
 	/* sub rsp, 16 at offset 4: CFA = rsp + 16 + 8 in the body */
 	static const u16 codes[] = { UC(4, UWOP_ALLOC_SMALL, 1) };
-	unsigned int i, worst = 0;
+	unsigned int i, worst = 0, budget;
 	struct pe_unwind_frame f;
 	u32 ui;
 
@@ -408,10 +446,13 @@ static void test_lookup(void)
 	CHECK(worst <= 11, "%u reads for one lookup", worst);
 	EXPECT(0, 0, FL(W(RSP, 8), PE_UNWIND_FRAME_LEAF));
 	EXPECT(PB_SIZE - 1, 0, FL(W(RSP, 8), PE_UNWIND_FRAME_LEAF));
-	CHECK(pe_unwind_find_frame(&IMG, PB_BASE - 1, 0, &f) == -ENOENT,
+	budget = UNWIND_USER_TABLE_BUDGET;
+	CHECK(pe_unwind_find_frame(&IMG, PB_BASE - 1, 0, &f, &budget) == -ENOENT,
 	      "below the image");
-	CHECK(pe_unwind_find_frame(&IMG, PB_BASE + PB_SIZE, 0, &f) == -ENOENT,
-	      "above the image");
+	CHECK(pe_unwind_find_frame(&IMG, PB_BASE + PB_SIZE, 0, &f, &budget) ==
+	      -ENOENT, "above the image");
+	/* Outside the image nothing is read */
+	CHECK(budget == UNWIND_USER_TABLE_BUDGET, "budget %u", budget);
 
 	/* No table at all: leaves */
 	pb_init();
@@ -845,6 +886,85 @@ static void test_indirect(void)
 	EXPECT_ERR(TXT(0x40), 0, -EINVAL);
 	EXPECT_ERR(TXT(0x50), 0, -EINVAL);
 	EXPECT_ERR(TXT(0x60), 0, -EINVAL);
+}
+
+/*
+ * An indirect entry whose target does not contain the pc: a fragment of a
+ * function (its cold path, say) placed away from it, whose entry shares the
+ * function's own.  Windows and Wine unwind such a pc as the target's body:
+ * it is past the target's prolog (all its codes apply); in the topmost frame
+ * the instructions at the pc may be an epilog.  Those are the fragment's:
+ * no byte past the fragment's end is read.
+ */
+static void test_indirect_outside(void)
+{
+	/* push rbx (1); sub rsp, 0x20 (5) */
+	static const u16 codes[] = {
+		UC(5, UWOP_ALLOC_SMALL, 3), UC(1, UWOP_PUSH_NONVOL, RBX) };
+	/*
+	 * The same with version 2 EPILOG codes: one of 6 bytes, 2 before
+	 * the end, so running 4 bytes past it.
+	 */
+	static const u16 v2codes[] = {
+		UC(6, UWOP_EPILOG, 0), UC(2, UWOP_EPILOG, 0),
+		UC(5, UWOP_ALLOC_SMALL, 3), UC(1, UWOP_PUSH_NONVOL, RBX) };
+	static const u8 add_pop[] = { 0x48, 0x83, 0xc4, 0x20, 0x5b };
+	struct pe_unwind_frame body = S(W(RSP, 48), RBX, -16);
+	u32 ui;
+
+	pb_init();
+	ui = pb_add_info(1, 0, 5, 0, 0, codes, ARRAY_SIZE(codes), NULL);
+	/* entry 0: P [0, 0x40); entry 1: its fragment [0x100, 0x110) */
+	pb_add_rf(TXT(0x00), TXT(0x40), ui);
+	pb_add_rf(TXT(0x100), TXT(0x110), PB_PDATA | 1);
+	/* the fragment ends with add rsp, 0x20; pop rbx: its jmp is elsewhere */
+	pb_code(TXT(0x110 - sizeof(add_pop)), add_pop, sizeof(add_pop));
+	/* a ret right after it, in the next function */
+	pb_code(TXT(0x110), "\xc3", 1);
+	/* entry 2: a fragment [0x180, 0x190) before its function, entry 3 */
+	pb_add_rf(TXT(0x180), TXT(0x190), (PB_PDATA + 3 * 12) | 1);
+	pb_code(TXT(0x18e), "\x5b\xc3", 2);
+	pb_add_rf(TXT(0x200), TXT(0x240), ui);
+	/* entry 4: P3 [0x300, 0x310), version 2; 5: its fragment just after */
+	ui = pb_add_info(2, 0, 5, 0, 0, v2codes, ARRAY_SIZE(v2codes), NULL);
+	pb_add_rf(TXT(0x300), TXT(0x310), ui);
+	pb_add_rf(TXT(0x310), TXT(0x320), (PB_PDATA + 4 * 12) | 1);
+	pb_code(TXT(0x311), "\x5b\xc3", 2);
+	INIT();
+
+	/* P's body, from anywhere in the fragment */
+	EXPECT(TXT(0x100), 0, body);
+	EXPECT(TXT(0x10f), 0, body);
+	EXPECT(TXT(0x100), EXACT, body);
+	/*
+	 * pop rbx is the fragment's last byte: no epilog in it.  The ret
+	 * after its end is another function's.
+	 */
+	EXPECT(TXT(0x10f), EXACT, body);
+	EXPECT(TXT(0x10b), EXACT, body);
+	/* Nothing mapped past the fragment: nothing read there */
+	pb_map(TXT(0x110));
+	EXPECT(TXT(0x10f), EXACT, body);
+	EXPECT(TXT(0x10b), EXACT, body);
+	pb_map(PB_SIZE);
+
+	/* Before its function: past the prolog as well */
+	EXPECT(TXT(0x180), 0, body);
+	EXPECT(TXT(0x18e), 0, body);
+	/* pop rbx; ret in the fragment: an epilog, read up to its end */
+	pb_map(TXT(0x190));
+	EXPECT(TXT(0x18e), EXACT, FL(S(W(RSP, 16), RBX, -16),
+				     PE_UNWIND_FRAME_EPILOG));
+	EXPECT(TXT(0x18f), EXACT, FL(W(RSP, 8), PE_UNWIND_FRAME_EPILOG));
+	pb_map(PB_SIZE);
+
+	/*
+	 * P3's EPILOG codes describe P3's epilogs: the one they place over
+	 * P3's end does not make its fragment's pop; ret one.
+	 */
+	EXPECT(TXT(0x311), EXACT, body);
+	EXPECT(TXT(0x312), EXACT, body);
+	EXPECT(TXT(0x311), 0, body);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1341,6 +1461,289 @@ static void test_corrupt(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* What a lookup reads, and what it pays */
+
+/* The worst case: a table of PB_MAX_RF entries of 8 bytes from TXT(0) */
+#define WORST_ENTRY(i)	TXT(8 * (i))
+/* the range of P, the primary entry of A's chain */
+#define WORST_P		TXT(0x800)
+static u32 worst_pc;
+
+/* Probes of the binary search (pe.c's) to find entry @index of @n. */
+static unsigned int worst_probes(u32 index, u32 n)
+{
+	u32 lo = 0, hi = n, mid, probes = 0;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		probes++;
+		if (index < mid)
+			hi = mid;
+		else if (index > mid)
+			lo = mid + 1;
+		else
+			break;
+	}
+	return probes;
+}
+
+/* Room for @size bytes: the xdata area, then the text after the table's. */
+static u32 worst_place(u32 *text, u32 size)
+{
+	u32 at;
+
+	if (PB.xdata + size <= PB_TEXT) {
+		at = PB.xdata;
+		PB.xdata += size;
+	} else {
+		at = *text;
+		*text += size;
+	}
+	return at;
+}
+
+/*
+ * The most reads one lookup makes in an image of the builder's size, as a
+ * pc in function A:
+ *  - A's entry and B's are where the binary search of a full table (341
+ *    entries) probes the most, and indirect: the real entry (RA, RB, with
+ *    the same range) is read next;
+ *  - A's UNWIND_INFO has 254 code slots (127 SAVE_XMM128, no stack effect)
+ *    and chains to 32 more such infos, each through an indirect chained
+ *    entry: per link the entry, its target and the info;
+ *  - at A's pc, as the thread's pc, jmp rel32 into B: an epilog unless B
+ *    is a part of the same function, which takes a second binary search
+ *    and both chains walked to their primary entry (B's info chains into
+ *    A's chain).  It is, so the codes of all 33 infos are undone.
+ */
+static void build_worst(void)
+{
+	/* 4 + 2 * 254 + 12 bytes */
+	const u32 info_size = 524;
+	static u16 xmm[254];
+	u32 rf, next_rf, chain[3], i, a = 0, b = 0, text, at;
+	u32 rf_a, rf_b, rfs, b_info, fill_info, unwind;
+
+	for (i = 0; i < ARRAY_SIZE(xmm); i += 2) {
+		xmm[i] = UC(0, UWOP_SAVE_XMM128, 6);
+		xmm[i + 1] = UOP(0);
+	}
+	/* A and B where the search probes the most */
+	for (i = 0; i < PB_MAX_RF; i++)
+		if (worst_probes(i, PB_MAX_RF) > worst_probes(a, PB_MAX_RF))
+			a = i;
+	b = !a;
+	for (i = 0; i < PB_MAX_RF; i++)
+		if (i != a && worst_probes(i, PB_MAX_RF) >
+			      worst_probes(b, PB_MAX_RF))
+			b = i;
+	worst_pc = WORST_ENTRY(a) + 1;
+
+	pb_init();
+	text = WORST_ENTRY(PB_MAX_RF);
+	/* RA, RB and R1..R32: the targets of indirect entries */
+	rf_a = PB.xdata;
+	rf_b = rf_a + 12;
+	rfs = rf_b + 12;
+	PB.xdata = rfs + 32 * 12;
+	fill_info = pb_add_info(1, 0, 0, 0, 0, NULL, 0, NULL);
+
+	/*
+	 * The chain, from its end: info 32 (P's own, not chained) back to
+	 * info 1; R(k) is the entry of info k, with P's range.
+	 */
+	next_rf = 0;
+	for (i = 32; i >= 1; i--) {
+		chain[0] = 0;
+		chain[1] = 0;
+		chain[2] = next_rf | 1;
+		at = worst_place(&text, info_size);
+		rf = rfs + 12 * (i - 1);
+		pb_put32(rf, WORST_P);
+		pb_put32(rf + 4, WORST_P + 0x40);
+		pb_put32(rf + 8, at);
+		pb_put_info(at, 1, i == 32 ? 0 : UNW_FLAG_CHAININFO, 0, 0, 0,
+			    xmm, ARRAY_SIZE(xmm), i == 32 ? NULL : chain);
+		next_rf = rf;
+	}
+	/* next_rf is R1: A's info and B's chain to it */
+	chain[0] = 0;
+	chain[1] = 0;
+	chain[2] = next_rf | 1;
+	at = worst_place(&text, info_size);
+	pb_put_info(at, 1, UNW_FLAG_CHAININFO, 0, 0, 0, xmm, ARRAY_SIZE(xmm),
+		    chain);
+	pb_put32(rf_a, WORST_ENTRY(a));
+	pb_put32(rf_a + 4, WORST_ENTRY(a) + 8);
+	pb_put32(rf_a + 8, at);
+	b_info = pb_add_info(1, UNW_FLAG_CHAININFO, 0, 0, 0, NULL, 0, chain);
+	pb_put32(rf_b, WORST_ENTRY(b));
+	pb_put32(rf_b + 4, WORST_ENTRY(b) + 8);
+	pb_put32(rf_b + 8, b_info);
+	if (text > PB_SIZE) {
+		fprintf(stderr, "pe_unit: the worst case does not fit\n");
+		abort();
+	}
+
+	for (i = 0; i < PB_MAX_RF; i++) {
+		unwind = i == a ? rf_a | 1 : i == b ? rf_b | 1 : fill_info;
+		pb_add_rf(WORST_ENTRY(i), WORST_ENTRY(i) + 8, unwind);
+	}
+	/* jmp rel32 from A's pc into the middle of B */
+	PB.img[worst_pc] = 0xe9;
+	pb_put32(worst_pc + 1, WORST_ENTRY(b) + 4 - (worst_pc + 5));
+}
+
+/* Every budget below what a lookup needs stops it, within that budget. */
+static void check_budgets(int line, u32 rva, unsigned int flags,
+			  unsigned long *reads)
+{
+	struct pe_unwind_frame want, got;
+	unsigned int budget, b, cost;
+	int ret, want_ret;
+
+	budget = UNWIND_USER_TABLE_BUDGET;
+	want_ret = find_budget(line, rva, flags, &want, &budget);
+	cost = UNWIND_USER_TABLE_BUDGET - budget;
+	*reads = last_reads;
+	for (b = 0; b < cost; b++) {
+		budget = b;
+		ret = find_budget(line, rva, flags, &got, &budget);
+		if (ret != -EOPNOTSUPP || budget >= COST) {
+			fail(line, "rva %#x, budget %u of %u: %d, %u left",
+			     rva, b, cost, ret, budget);
+			return;
+		}
+	}
+	budget = cost;
+	ret = find_budget(line, rva, flags, &got, &budget);
+	if (ret != want_ret || budget || (!ret && !same_frame(&got, &want)))
+		fail(line, "rva %#x, budget %u: %d, %u left", rva, cost, ret,
+		     budget);
+}
+
+static unsigned long worst_exact, worst_ra;
+
+static void test_budget(void)
+{
+	static const u16 codes[] = { UC(4, UWOP_ALLOC_SMALL, 1) };
+	struct pe_unwind_frame f, w;
+	unsigned long reads;
+	unsigned int i;
+	u32 ui;
+
+	/* A typical lookup: the search, the info, its codes */
+	pb_init();
+	ui = pb_add_info(1, 0, 4, 0, 0, codes, 1, NULL);
+	for (i = 0; i < 300; i++)
+		pb_add_rf(TXT(16 * i), TXT(16 * i + 12), ui);
+	INIT();
+	/* the first entry: 9 probes of the search */
+	check_budgets(__LINE__, TXT(8), 0, &reads);
+	CHECK(reads == 11, "typical: %lu reads", reads);
+	printf("# a typical lookup: %lu reads, %lu of the budget\n", reads,
+	       reads * COST);
+	/* A leaf: the search alone */
+	check_budgets(__LINE__, TXT(12), 0, &reads);
+	CHECK(reads == 9, "leaf: %lu reads", reads);
+
+	/* Every op, epilogs, chains: each pc with every smaller budget */
+	build_rich();
+	INIT();
+	for (i = 0; i < ARRAY_SIZE(rich_pcs); i++) {
+		check_budgets(__LINE__, TXT(rich_pcs[i]), 0, &reads);
+		check_budgets(__LINE__, TXT(rich_pcs[i]), EXACT, &reads);
+	}
+
+	/* The worst case */
+	build_worst();
+	INIT();
+	w = W(RSP, 8);
+	CHECK(!find(worst_pc, EXACT, &f) && same_frame(&f, &w),
+	      "worst, exact");
+	check_budgets(__LINE__, worst_pc, EXACT, &worst_exact);
+	CHECK(!find(worst_pc, 0, &f) && same_frame(&f, &w),
+	      "worst, return address");
+	check_budgets(__LINE__, worst_pc, 0, &worst_ra);
+	/*
+	 * 9 probes, RA, A's info, the bytes at the pc; for the jmp 9 probes,
+	 * RB, 2 x (33 headers and 32 x (entry, target)); 33 x 16 windows of
+	 * codes and 32 x (entry, target, info) for the undo.
+	 */
+	CHECK(worst_exact == 9 + 3 + 9 + 1 + 2 * 97 + 33 * 16 + 32 * 3,
+	      "worst, exact: %lu reads", worst_exact);
+	CHECK(worst_ra == 9 + 2 + 33 * 16 + 32 * 3, "worst: %lu reads",
+	      worst_ra);
+	printf("# the worst lookup: %lu reads as the thread's pc, %lu as a return address\n",
+	       worst_exact, worst_ra);
+}
+
+/* The registry's part of a lookup in a PE table (registry.c) */
+static unsigned long walk_reads, walk_lookups;
+static unsigned int walk_charged;
+
+static int walk_find_pe(unsigned long pc, unsigned int *budget,
+			struct unwind_user_frame *frame)
+{
+	unsigned long copies = fake_user_copies;
+	unsigned int before = *budget;
+	int ret;
+
+	if (*budget < UNWIND_USER_FORMAT_LOOKUP_COST)
+		return -EOPNOTSUPP;
+	ret = pe_user_find_frame(&IMG, pc, walk_lookup_flags, frame, budget);
+	walk_reads += fake_user_copies - copies;
+	walk_charged += before - *budget;
+	walk_lookups++;
+	return ret;
+}
+
+static void test_walk_budget(void)
+{
+	static u64 stack[128];
+	struct walk_state st = { .ws = 8, .topmost = true };
+	unsigned long entries[ARRAY_SIZE(stack) + 1];
+	unsigned long before;
+	unsigned int n, i;
+
+	build_worst();
+	INIT();
+	if (!worst_exact) {
+		fail(__LINE__, "the budget test has not run");
+		return;
+	}
+	/*
+	 * The kernel's walk from the worst pc, through as many frames of A
+	 * as the stack holds: each a return address at rsp.
+	 */
+	for (i = 0; i < ARRAY_SIZE(stack); i++)
+		stack[i] = PB_BASE + worst_pc + 1;
+	fake_user_map(0x10000, stack, sizeof(stack));
+	st.ip = PB_BASE + worst_pc;
+	st.sp = 0x10000;
+	walk_reads = 0;
+	walk_charged = 0;
+	walk_lookups = 0;
+	n = walk_unwind(&st, walk_find_pe, entries, ARRAY_SIZE(entries));
+
+	CHECK(walk_charged == walk_reads * COST, "%lu reads, %u charged",
+	      walk_reads, walk_charged);
+	CHECK(walk_reads <= UNWIND_USER_TABLE_BUDGET / COST,
+	      "%lu reads in a walk", walk_reads);
+	/* Stopped by the budget: what is left would not pay for one more */
+	CHECK(n < ARRAY_SIZE(stack) &&
+	      UNWIND_USER_TABLE_BUDGET - walk_charged < worst_ra * COST,
+	      "%u frames, %u of the budget spent", n, walk_charged);
+	for (i = 0; i < n; i++)
+		CHECK(entries[i] == PB_BASE + worst_pc + !!i, "frame %u", i);
+	/* Without a budget, a walk of 510 such frames */
+	before = worst_exact + 509 * worst_ra;
+	printf("# a walk: %u frames, %lu lookups, %lu reads (at most %u); ",
+	       n, walk_lookups, walk_reads, UNWIND_USER_TABLE_BUDGET / COST);
+	printf("without the budget 510 frames would read %lu\n", before);
+}
+
+/* ------------------------------------------------------------------ */
 
 int main(int argc, char **argv)
 {
@@ -1357,12 +1760,18 @@ int main(int argc, char **argv)
 		{ "pe: PUSH_MACHFRAME with and without error code", test_machframe },
 		{ "pe: chained info, 32 links, cycles", test_chained },
 		{ "pe: indirect entries (UnwindData & 1)", test_indirect },
+		{ "pe: indirect entries whose target does not contain the pc",
+		  test_indirect_outside },
 		{ "pe: version 2 EPILOG codes", test_epilog_v2 },
 		{ "pe: epilogs decoded (add/lea, pops, ret/jmp)", test_epilog_v1 },
 		{ "pe: unknown versions and ops, codes past their end", test_bad_info },
 		{ "pe: a walk through a hand-built stack", test_walk },
 		{ "pe: a fault at every byte", test_faults },
 		{ "pe: corrupted tables, codes and instructions", test_corrupt },
+		{ "pe: each read charged, a spent budget stops a lookup",
+		  test_budget },
+		{ "pe: a walk through many frames stops when its budget is spent",
+		  test_walk_budget },
 	};
 	unsigned int i;
 

@@ -21,7 +21,7 @@ noinline int stack_lookup(const struct eh_frame_section *sec,
 			  struct unwind_user_frame *frame, unsigned int *budget)
 {
 	if (!index) {
-		index = eh_frame_index_build(sec);
+		index = eh_frame_index_build(sec, SIZE_MAX, NULL);
 		if (IS_ERR(index))
 			index = NULL;
 	}

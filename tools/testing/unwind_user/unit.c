@@ -91,6 +91,11 @@ const char *err_name(int err)
 	case -EOPNOTSUPP: return "-EOPNOTSUPP";
 	case -ENOMEM: return "-ENOMEM";
 	case -EFBIG: return "-EFBIG";
+	case -ENOEXEC: return "-ENOEXEC";
+	case -ERANGE: return "-ERANGE";
+	case -EOVERFLOW: return "-EOVERFLOW";
+	case -EIO: return "-EIO";
+	case -EINTR: return "-EINTR";
 	}
 	sprintf(buf, "%d", err);
 	return buf;
@@ -129,7 +134,7 @@ int unit_lookup(unsigned long pc, struct unwind_user_frame *frame,
 {
 	if (mode != MODE_TABLE && !S_index_tried) {
 		S_index_tried = true;
-		S_index = eh_frame_index_build(&S);
+		S_index = eh_frame_index_build(&S, SIZE_MAX, NULL);
 		if (IS_ERR(S_index)) {
 			S_index_err = PTR_ERR(S_index);
 			S_index = NULL;
@@ -304,11 +309,15 @@ struct cie_opts restore_rt_cie(const char *aug)
 	return c;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct unit_test *t;
 	unsigned int nr = 0;
 	char name[160];
+
+	/* unit --elf-seeds DIR: also write the ELF files tested there. */
+	if (argc == 3 && !strcmp(argv[1], "--elf-seeds"))
+		elf_seed_dir = argv[2];
 
 	for (mode = 0; mode < NR_MODES; mode++) {
 		for (t = tests; t; t = t->next)

@@ -216,6 +216,9 @@ extern const u8 restore_rt_insns[];
 extern const size_t restore_rt_insns_len;
 struct cie_opts restore_rt_cie(const char *aug);
 
+/* unit_elf.c: where to write the files it tests (unit --elf-seeds), or NULL */
+extern const char *elf_seed_dir;
+
 /* unit_cache.c: the registry's lookup with the frame cache in front. */
 extern struct unwind_user_cache *unit_cache;
 int find_cached(unsigned long pc, unsigned int *budget,

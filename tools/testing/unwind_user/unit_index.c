@@ -146,7 +146,7 @@ static void test_no_header_bounds(void)
 	fake_user_reset();
 	fake_user_map(TEST_EH_ADDR, eh, desc.eh_frame_end - TEST_EH_ADDR);
 	CHECK(!eh_frame_section_init(&sec, &desc, NULL), "init");
-	index = eh_frame_index_build(&sec);
+	index = eh_frame_index_build(&sec, SIZE_MAX, NULL);
 	CHECK(IS_ERR(index) && PTR_ERR(index) == -EFBIG, "%u FDEs: %s", n,
 	      IS_ERR(index) ? err_name(PTR_ERR(index)) : "an index");
 	if (!IS_ERR(index))
@@ -155,7 +155,7 @@ static void test_no_header_bounds(void)
 	/* One FDE fewer is at the bound: indexed. */
 	desc.eh_frame_end -= fde_len;
 	CHECK(!eh_frame_section_init(&sec, &desc, NULL), "init");
-	index = eh_frame_index_build(&sec);
+	index = eh_frame_index_build(&sec, SIZE_MAX, NULL);
 	CHECK(!IS_ERR(index), "%u FDEs: %s", n - 1,
 	      IS_ERR(index) ? err_name(PTR_ERR(index)) : "");
 	if (!IS_ERR(index)) {

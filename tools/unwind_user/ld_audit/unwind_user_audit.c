@@ -6,11 +6,13 @@
  *
  *	LD_AUDIT=/path/to/unwind_user_audit.so perf record --call-graph fp,defer -- prog
  *
- * The kernel registers the executable, the dynamic linker and the vDSO at
- * exec.  Every other object the dynamic linker maps (DT_NEEDED libraries,
- * LD_PRELOAD, dlopen(), dlmopen()) is registered here, in la_objopen(),
- * with prctl(PR_REGISTER_EH_FRAME), and unregistered in la_objclose()
- * with PR_UNREGISTER_EH_FRAME.
+ * A kernel that finds tables by itself (kernel.unwind_tables_discover, on
+ * by default) needs no help; this is for one that does not.  Every object
+ * the dynamic linker reports (the program, itself, the vDSO, DT_NEEDED
+ * libraries, LD_PRELOAD, dlopen(), dlmopen()) is registered here, in
+ * la_objopen(), with prctl(PR_REGISTER_EH_FRAME), and unregistered in
+ * la_objclose() with PR_UNREGISTER_EH_FRAME.  A registration replaces what
+ * the kernel found over the same text.
  *
  * An object's table is its PT_GNU_EH_FRAME (.eh_frame_hdr), its text the
  * span of its executable PT_LOAD segments.  The kernel wants all of a text
@@ -20,8 +22,8 @@
  * The module binds no symbols (la_objopen() returns 0 and there is no
  * la_symbind*()), so symbol binding is neither slowed down nor changed.  It
  * allocates no memory, and touches stdio only to format debugging output
- * (vsnprintf(), then write(2)).  Errors are silent: EEXIST is
- * normal (for the objects exec registered), a kernel without the prctl
+ * (vsnprintf(), then write(2)).  Errors are silent: EEXIST means
+ * something registered the text already, a kernel without the prctl
  * makes the module a no-op (probed once, in la_version()), and an object
  * the kernel refuses is unwound with frame pointers as before.  With
  * UNWIND_USER_AUDIT_DEBUG=1 in the environment, it writes one line per

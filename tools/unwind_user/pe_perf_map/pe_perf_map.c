@@ -366,7 +366,8 @@ static int write_map(const char *pid)
 		unsigned long long start, end;
 		char format[16], *file;
 
-		if (sscanf(line, "%llx-%llx %15s", &start, &end, format) != 3 ||
+		/* "START-END ORIGIN pe": only registrations are PE images. */
+		if (sscanf(line, "%llx-%llx %*s %15s", &start, &end, format) != 3 ||
 		    strcmp(format, "pe"))
 			continue;
 		file = file_at(pid, start);

@@ -15,6 +15,17 @@ static inline int unwind_user_word_size(struct pt_regs *regs)
 	return sizeof(long);
 }
 
+/*
+ * A call pushes nothing: at a function's first instruction the CFA lies
+ * the register save area above r15.
+ */
+static inline unsigned long unwind_user_entry_cfa_off(unsigned int ws)
+{
+	return STACK_FRAME_OVERHEAD;
+}
+
+#define unwind_user_entry_cfa_off unwind_user_entry_cfa_off
+
 #endif /* CONFIG_UNWIND_USER */
 
 #ifdef CONFIG_HAVE_UNWIND_USER_EH_FRAME

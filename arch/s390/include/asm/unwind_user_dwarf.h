@@ -12,6 +12,9 @@
 #define UNWIND_USER_DWARF_FP		11
 #define UNWIND_USER_DWARF_RA		14
 
+/* The e_machine of the ELF objects whose tables use them: EM_S390 */
+#define UNWIND_USER_ELF_MACHINE		22
+
 /*
  * The CFA is the caller's r15 plus the register save area that every caller
  * allocates for its callee (STACK_FRAME_OVERHEAD).

@@ -203,8 +203,8 @@ FIXTURE_VARIANT_ADD(chain, cxx) {
 };
 
 /*
- * gcc -static: no .eh_frame_hdr, no PT_GNU_EH_FRAME.  Exec registers
- * .eh_frame from the section headers and the kernel indexes it.
+ * gcc -static: no .eh_frame_hdr, no PT_GNU_EH_FRAME.  The kernel finds
+ * .eh_frame from the section headers at the first sample, and indexes it.
  */
 FIXTURE_VARIANT_ADD(chain, static) {
 	.prog = "workload-static",
@@ -310,8 +310,8 @@ TEST_F(chain, cpu_clock)
 }
 
 /*
- * Programs that exercise the registrations: threads, fork, exec, and a
- * deep chain.  cpu-clock samples in the top function must show the path.
+ * Programs that exercise the registry: threads, fork, exec, and a deep
+ * chain.  cpu-clock samples in the top function must show the path.
  */
 FIXTURE(scenario) {
 	char prog[PATH_MAX], arg_prog[PATH_MAX];
@@ -341,13 +341,16 @@ FIXTURE_VARIANT_ADD(scenario, threads) {
 	.nr_threads = 4, .inherit = true,
 };
 
-/* A forked child inherits the parent's registrations. */
+/* A forked child inherits the tables the kernel found for its parent. */
 FIXTURE_VARIANT_ADD(scenario, fork_child) {
 	.run = "workload-nofp", .args = { "fork", "500" },
 	.sampled = "workload-nofp", .path = abcd, .nr_path = 5, .inherit = true,
 };
 
-/* A program exec'd by another: its registrations replace the first's. */
+/*
+ * A program exec'd by another: exec empties the registry, and the new
+ * program's tables are found at its own samples.
+ */
 FIXTURE_VARIANT_ADD(scenario, exec) {
 	.run = "workload-fp", .args = { "exec", "@", "500" },
 	.sampled = "workload-nofp", .path = abcd, .nr_path = 5,

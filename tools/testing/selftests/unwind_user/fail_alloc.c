@@ -7,7 +7,9 @@
  * the failure one allocation further each time), the call must succeed or
  * fail with its documented errno, and leave /proc/self/unwind_tables
  * consistent: a failed registration adds nothing, a removal always
- * removes.  Leaks are kmemleak's to find, after the run.
+ * removes.  Leaks are kmemleak's to find, after the run.  Only the
+ * registrations are compared: what the kernel finds when something samples
+ * the process is none, and may come at any time.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -77,18 +79,33 @@ static int fi_arm(const char *fi, unsigned long space)
 	return pwrite(make_it_fail, "1", 1, 0) == 1 ? 0 : -1;
 }
 
-static void fi_disarm(const char *fi)
+/*
+ * Switch injection off; true if it failed an allocation since fi_arm():
+ * the one failure it was allowed counts "times" down to 0.
+ */
+static bool fi_disarm(const char *fi)
 {
+	char path[128], buf[32] = "";
+	ssize_t n = -1;
+	int fd;
+
 	if (make_it_fail >= 0 && pwrite(make_it_fail, "0", 1, 0) != 1)
 		perror("make-it-fail");
+	snprintf(path, sizeof(path), FI_DIR "%s/times", fi);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
 	fi_set(fi, "times", "0");
+	return n > 0 && atoi(buf) == 0;
 }
 
 FIXTURE(fail) {
 	struct ut_object lib;
 	long page;
 	char *before;
-	unsigned int ok, failed;
+	unsigned int ok, failed, injected;
 };
 
 FIXTURE_VARIANT(fail) {
@@ -115,7 +132,7 @@ FIXTURE_SETUP(fail)
 	ASSERT_NE(NULL, dlopen(path, RTLD_LAZY | RTLD_LOCAL));
 	ASSERT_EQ(0, ut_find_object("libunwind_cb.so", &self->lib));
 	self->page = sysconf(_SC_PAGESIZE);
-	self->before = ut_read_tables();
+	self->before = ut_read_registrations();
 	ASSERT_NE(NULL, self->before);
 	if (!strcmp(variant->fi, "fail_page_alloc"))
 		fi_set(variant->fi, "min-order", "0");
@@ -158,7 +175,7 @@ static bool listed(uint64_t start, uint64_t end)
 static void must_be_back(struct __test_metadata *_metadata, const char *before,
 			 const char *what, unsigned long space)
 {
-	char *t = ut_read_tables();
+	char *t = ut_read_registrations();
 
 	ASSERT_NE(NULL, t);
 	EXPECT_STREQ(before, t) TH_LOG("%s, failure after %lu bytes", what, space);
@@ -205,34 +222,68 @@ TEST_F(fail, register)
 /* Unregistering, munmap() and mremap() never fail to remove the entry. */
 TEST_F(fail, remove)
 {
+	static const char * const hows[] = { "unregister", "munmap of half", "mremap" };
+	unsigned int injected[3] = { 0 };
+
 	for (unsigned long space = 0; space <= 4096; space += 64) {
 		for (int how = 0; how < 3; how++) {
-			char *p = registered(&self->lib, self->page, 2), *q;
+			char *p = registered(&self->lib, self->page, 2), *q, *t = NULL;
+			bool hit;
+			int err;
 
 			ASSERT_NE(NULL, p);
+			/*
+			 * Where mremap() moves it: a move of the same size
+			 * with no target would leave it where it is.
+			 */
+			if (how == 2) {
+				t = mmap(NULL, 2 * self->page, PROT_NONE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+				ASSERT_NE(MAP_FAILED, t);
+			}
 			ASSERT_EQ(0, fi_arm(variant->fi, space));
 			switch (how) {
 			case 0:
 				EXPECT_EQ(0, ut_unregister((uintptr_t)p,
 							   (uintptr_t)p + 2 * self->page));
+				hit = fi_disarm(variant->fi);
 				munmap(p, 2 * self->page);
 				break;
 			case 1:
 				/* Half of it: a split that may need memory. */
 				munmap(p + self->page, self->page);
-				fi_disarm(variant->fi);
+				hit = fi_disarm(variant->fi);
 				munmap(p, 2 * self->page);
 				break;
-			case 2:
-				q = mremap(p, 2 * self->page, 2 * self->page, MREMAP_MAYMOVE);
-				fi_disarm(variant->fi);
-				munmap(q == MAP_FAILED ? p : q, 2 * self->page);
+			default:
+				q = mremap(p, 2 * self->page, 2 * self->page,
+					   MREMAP_MAYMOVE | MREMAP_FIXED, t);
+				err = errno;
+				hit = fi_disarm(variant->fi);
+				if (q == MAP_FAILED) {
+					EXPECT_EQ(ENOMEM, err);
+					munmap(p, 2 * self->page);
+					munmap(t, 2 * self->page);
+				} else {
+					EXPECT_EQ(t, q);
+					munmap(q, 2 * self->page);
+				}
 				break;
 			}
-			fi_disarm(variant->fi);
+			injected[how] += hit;
 			EXPECT_FALSE(listed((uintptr_t)p, (uintptr_t)p + 2 * self->page));
 			must_be_back(_metadata, self->before, "remove", space);
 		}
+	}
+	for (int how = 0; how < 3; how++) {
+		ksft_print_msg("%s: %s: %u of 65 calls had an allocation failed\n",
+			       variant->fi, hows[how], injected[how]);
+		/*
+		 * A VMA split or move allocates from the slab, so failslab
+		 * must have hit those; an unregistration may need no memory.
+		 */
+		if (how && !strcmp(variant->fi, "failslab"))
+			EXPECT_LT(0U, injected[how]) TH_LOG("%s: nothing failed", hows[how]);
 	}
 }
 
@@ -240,30 +291,45 @@ TEST_F(fail, remove)
 TEST_F(fail, fork)
 {
 	char *p = registered(&self->lib, self->page, 1);
+	int go[2];
 
 	ASSERT_NE(NULL, p);
 	for (unsigned long space = 0; space <= 65536; space += 1024) {
-		int status;
+		int status, err;
+		char c = 0;
 		pid_t pid;
 
+		ASSERT_EQ(0, pipe2(go, O_CLOEXEC));
 		ASSERT_EQ(0, fi_arm(variant->fi, space));
 		pid = fork();
+		err = errno;
 		if (!pid) {
-			fi_disarm(variant->fi);
+			/*
+			 * Armed still (make-it-fail is inherited): wait until
+			 * the parent has read and reset the injection, which
+			 * a read of a pipe does not allocate for.
+			 */
+			if (read(go[0], &c, 1) != 1)
+				_exit(2);
 			_exit(listed((uintptr_t)p, (uintptr_t)p + self->page) ? 0 : 1);
 		}
-		fi_disarm(variant->fi);
+		self->injected += fi_disarm(variant->fi);
+		ASSERT_EQ(1, write(go[1], &c, 1));
+		close(go[0]);
+		close(go[1]);
 		if (pid < 0) {
 			self->failed++;
-			EXPECT_EQ(ENOMEM, errno);
+			EXPECT_EQ(ENOMEM, err);
 			continue;
 		}
 		self->ok++;
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
 	}
-	ksft_print_msg("%s: %u forks failed, %u succeeded\n", variant->fi, self->failed,
-		       self->ok);
+	ksft_print_msg("%s: %u forks failed, %u succeeded, %u had an allocation failed\n",
+		       variant->fi, self->failed, self->ok, self->injected);
+	/* fork() copies the mm from the slab and its page tables from pages. */
+	EXPECT_LT(0U, self->injected);
 	EXPECT_EQ(0, ut_unregister((uintptr_t)p, (uintptr_t)p + self->page));
 	munmap(p, self->page);
 	must_be_back(_metadata, self->before, "fork", 0);

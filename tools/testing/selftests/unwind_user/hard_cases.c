@@ -19,11 +19,14 @@
  *     function, looked up at its interrupted ip: nested handlers, handlers
  *     on a sigaltstack below and above the interrupted frames, and a timer
  *     interrupting a loop right at a change of CFA rule; run under the
- *     audit module that registers libc;
+ *     audit module that registers libc (whose table the kernel would
+ *     find by itself too);
  *   - uretprobe: samples under functions whose return address a uretprobe
  *     replaced with the [uprobes] trampoline;
  *   - m32: an x86-32 (compat) program: its .eh_frame is read with 4-byte
- *     words; with the audit module built -m32, through libc to _start.
+ *     words; through libc to _start with the audit module built -m32 (and
+ *     discovery off: its registrations do it), and with the tables the
+ *     kernel finds in the 32-bit objects.
  *
  * Each program's CFI is checked at build time (hard_check.sh).  Every frame
  * is named from the symbol table of the file its mapping (PERF_RECORD_MMAP2)
@@ -44,6 +47,7 @@
 
 #include "elf_syms.h"
 #include "perf_chain.h"
+#include "unwind_table.h"
 #include "../kselftest_harness.h"
 
 #define AUDIT_NAME	"unwind_user_audit.so"
@@ -833,8 +837,14 @@ TEST(uretprobe_longjmp)
 
 /* m32 ------------------------------------------------------------------- */
 
+/*
+ * The parent restores kernel.unwind_tables_discover, whatever became of
+ * the test (what the child allocated goes with it).
+ */
 FIXTURE(m32) {
 	struct hc h;
+	bool discover_saved;
+	int discover_old;
 };
 
 FIXTURE_SETUP(m32)
@@ -846,14 +856,29 @@ FIXTURE_SETUP(m32)
 	ASSERT_EQ(0, access(self->h.audit, R_OK)) TH_LOG("no %s", self->h.audit);
 }
 
-FIXTURE_TEARDOWN(m32)
+FIXTURE_TEARDOWN_PARENT(m32)
 {
-	hc_free(&self->h);
+	if (self->discover_saved && ut_write_discover(self->discover_old))
+		TH_LOG("cannot restore %s to %d", UNWIND_TABLES_DISCOVER_PATH,
+		       self->discover_old);
+}
+
+/* kernel.unwind_tables_discover for the test: @on. */
+static void m32_discovery(struct __test_metadata *_metadata, struct _test_data_m32 *self, int on)
+{
+	int old = ut_read_discover();
+
+	ASSERT_LE(0, old) TH_LOG("cannot read %s", UNWIND_TABLES_DISCOVER_PATH);
+	if (!self->discover_saved) {
+		self->discover_old = old;
+		self->discover_saved = true;
+	}
+	ASSERT_EQ(0, ut_write_discover(on));
 }
 
 static const char * const abcd[] = { "d", "c", "b", "a", "main", NULL };
 
-/* cpu-clock samples in d: the program's own table, registered at exec. */
+/* cpu-clock samples in d: the program's own table, found at the first sample. */
 TEST_F(m32, cpu_clock)
 {
 	struct hc *h = &self->h;
@@ -892,21 +917,35 @@ TEST_F(m32, uprobe_entry)
 	m32_uprobe(_metadata, &self->h, 0);
 }
 
-/* With the 32-bit audit module, which registers libc: on to _start. */
-TEST_F(m32, libc)
+/* Through libc to _start: with @audit; else with what the kernel finds. */
+static void m32_through_libc(struct __test_metadata *_metadata, struct hc *h,
+			     const char *audit)
 {
 	static const char * const path[] = {
 		"d", "c", "b", "a", "main", "<libc>+", "_start", "$", NULL,
 	};
-	struct hc *h = &self->h;
 	char *argv[] = { h->prog.path, "spin", "500", NULL };
 	struct perf_event_attr attr;
 
 	chain_attr_cpu_clock(&attr, 1000000);
-	profile(_metadata, &h->cap, &attr, argv, h->audit, NULL, 0, NULL);
+	profile(_metadata, &h->cap, &attr, argv, audit, NULL, 0, NULL);
 	check_chains(_metadata, h, path);
 	EXPECT_LE(MIN_SAMPLES, h->t.in_top);
 	EXPECT_EQ(h->t.in_top, h->t.good);
+}
+
+/* The 32-bit audit module registers every object: discovery off, it does it. */
+TEST_F(m32, libc)
+{
+	m32_discovery(_metadata, self, 0);
+	m32_through_libc(_metadata, &self->h, self->h.audit);
+}
+
+/* Without it, discovery on (the default): the kernel finds the 32-bit objects' tables. */
+TEST_F(m32, libc_discover)
+{
+	m32_discovery(_metadata, self, 1);
+	m32_through_libc(_metadata, &self->h, NULL);
 }
 
 TEST_HARNESS_MAIN

@@ -2,9 +2,11 @@
 /*
  * What the registry costs the address space calls every process makes:
  * fork() + exit, and mmap() + munmap() of a page that holds no text, with
- * the registrations exec made and with @extra more.  Run on a kernel with
- * and without the series (make bench-mm) and compare; on a kernel without
- * the prctl the runs with extra registrations are left out.
+ * the registry as exec leaves it (empty: the kernel finds tables only when
+ * a walk needs them, and nothing samples this program) and with @extra
+ * registrations.  Run on a kernel with and without the series (make
+ * bench-mm) and compare; on a kernel without the prctl the runs with extra
+ * registrations are left out.
  *
  *	mm_bench [FORKS [MUNMAPS [EXTRA]]]	(defaults 2000, 100000, 100)
  */

@@ -8,7 +8,8 @@
  *                                        pe_c -> cb_spin   (back in ELF)
  *
  * The program has no frame pointers; its own frames are described by its
- * .eh_frame (registered at exec), the DLL's by its exception directory.
+ * .eh_frame (which the kernel finds at the first sample), the DLL's by its
+ * exception directory.
  *
  *   pe_host DLL register|noregister MS
  */

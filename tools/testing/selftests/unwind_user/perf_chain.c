@@ -373,6 +373,100 @@ int chain_attach(struct chain_capture *cap, struct perf_event_attr *attr, pid_t 
 	return ret;
 }
 
+/* The executable mappings of @pid, from /proc/<pid>/maps, into @cap. */
+static int read_proc_maps(struct chain_capture *cap, pid_t pid)
+{
+	unsigned long long start, end, pgoff;
+	char path[64], line[512], perms[8];
+	struct chain_mmap *cm;
+	FILE *f;
+	int pos;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &pgoff,
+			   &pos) != 4 || perms[2] != 'x')
+			continue;
+		if (cap->nr_maps >= sizeof(cap->maps) / sizeof(cap->maps[0])) {
+			fclose(f);
+			return -E2BIG;
+		}
+		line[strcspn(line, "\n")] = '\0';
+		cm = &cap->maps[cap->nr_maps++];
+		cm->pid = pid;
+		cm->start = start;
+		cm->len = end - start;
+		cm->pgoff = pgoff;
+		snprintf(cm->path, sizeof(cm->path), "%s", line + pos);
+	}
+	fclose(f);
+	return 0;
+}
+
+int chain_attach_tasks(struct chain_capture *cap, struct perf_event_attr *attr,
+		       const pid_t *pids, unsigned int nr_pids, bool system_wide,
+		       void (*attached)(void *arg), void *arg, int *status)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t page = sysconf(_SC_PAGESIZE);
+	size_t ring_size = (RING_PAGES + 1) * page;
+	unsigned int nr_events = system_wide ? ncpus : nr_pids;
+	int fds[MAX_RINGS], nr = 0, ret = 0;
+	unsigned char *buf = NULL;
+	void *rings[MAX_RINGS];
+	size_t len = 0;
+
+	memset(cap, 0, sizeof(*cap));
+	if (ncpus < 1 || nr_events < 1 || nr_events > MAX_RINGS)
+		return -ERANGE;
+	attr->disabled = 0;
+	attr->enable_on_exec = 0;
+	attr->inherit = 0;
+	while (nr < (int)nr_events) {
+		fds[nr] = syscall(SYS_perf_event_open, attr, system_wide ? -1 : pids[nr],
+				  system_wide ? nr : -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fds[nr] < 0) {
+			ret = -errno;
+			break;
+		}
+		rings[nr] = mmap(NULL, ring_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 fds[nr], 0);
+		if (rings[nr] == MAP_FAILED) {
+			ret = -errno;
+			close(fds[nr]);
+			break;
+		}
+		nr++;
+	}
+	/* What was mapped before the events opened; what came since, they report. */
+	for (unsigned int i = 0; !ret && i < nr_pids; i++)
+		ret = read_proc_maps(cap, pids[i]);
+	if (!ret) {
+		attached(arg);
+	} else {
+		for (unsigned int i = 0; i < nr_pids; i++)
+			kill(pids[i], SIGKILL);
+	}
+	for (unsigned int i = 0; i < nr_pids; i++)
+		if (waitpid(pids[i], &status[i], 0) != pids[i])
+			status[i] = -1;
+	for (int i = 0; i < nr; i++) {
+		if (!ret)
+			ret = read_ring(rings[i], ring_size - page, &buf, &len);
+		munmap(rings[i], ring_size);
+		close(fds[i]);
+	}
+	if (!ret)
+		ret = parse_records(cap, buf, len, false);
+	if (!ret)
+		ret = parse_records(cap, buf, len, true);
+	free(buf);
+	return ret;
+}
+
 void chain_free(struct chain_capture *cap)
 {
 	free(cap->samples);

@@ -72,6 +72,17 @@ int chain_run_extra(struct chain_capture *cap, struct perf_event_attr *attr,
  */
 int chain_attach(struct chain_capture *cap, struct perf_event_attr *attr, pid_t pid,
 		 pid_t child, void (*attached)(void *arg), void *arg);
+/*
+ * Sample processes that are running already: an event on each of the
+ * @nr_pids tasks @pids (or, @system_wide, one on each online CPU for every
+ * task), whose executable mappings so far are read from /proc/<pid>/maps
+ * (the events report only the mappings made after they open).  Then call
+ * @attached(@arg), which lets the programs run to their end, wait for each
+ * (children of the caller; their status in @status[]), and fill @cap.
+ */
+int chain_attach_tasks(struct chain_capture *cap, struct perf_event_attr *attr,
+		       const pid_t *pids, unsigned int nr_pids, bool system_wide,
+		       void (*attached)(void *arg), void *arg, int *status);
 void chain_free(struct chain_capture *cap);
 
 /* The mapping of @pid (0: any) that holds @ip, or NULL. */

@@ -1,10 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# End to end with the perf tool: `perf record --call-graph fp,defer` on the
-# frame-pointer workload, `perf script` to print the callchains.  Every
-# sample that lands in d must read d, c, b, a, main, and there must be
-# enough of them.  Uses the perf found in $PERF, else in $PATH.
+# End to end with the perf tool: `perf record --call-graph fp,defer`, then
+# `perf script` to print the callchains.
+#   - workload-fp and workload-nofp (no frame pointers: the kernel finds the
+#     program's table), run by perf: every sample that lands in d must read
+#     d, c, b, a, main;
+#   - dso_workload qsort (no frame pointers, no LD_AUDIT helper), started
+#     first and then profiled with `perf record -p PID` and with
+#     `perf record -a`: every sample in cmp must read cmp, libc's frames
+#     (one or more), a, main.
+# There must be enough samples each time.  Uses the perf found in $PERF,
+# else in $PATH.
 set -u
 ksft_skip=4
 dir=$(dirname "$(readlink -f "$0")")
@@ -15,43 +22,115 @@ if [ -z "$perf" ] || ! "$perf" version >/dev/null 2>&1; then
 fi
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bg=
+cleanup() {
+	[ -n "$bg" ] && kill "$bg" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 
-check() {
-	local prog=$1 min=$2
+record() {	# NAME PERF-RECORD-ARGS...
+	local name=$1
 
+	shift
 	if ! "$perf" record -q -e cpu-clock:u -c 1000000 --call-graph fp,defer \
-			-o "$tmp/perf.data" -- "$dir/$prog" spin 500 2>"$tmp/record.err"; then
-		echo "FAIL: perf record on $prog"
+			-o "$tmp/perf.data" "$@" 2>"$tmp/record.err"; then
+		echo "FAIL: perf record $name"
 		cat "$tmp/record.err"
 		return 1
 	fi
-	"$perf" script --no-demangle -i "$tmp/perf.data" -F comm,ip,sym \
-		2>"$tmp/script.err" >"$tmp/script.txt"
-	# perf script prints a header line per sample, one line per frame
-	# ("ip sym"), and a blank line between samples.
-	awk -v prog="$prog" -v min="$min" '
-		function done_sample() {
-			if (n && f[1] == "d") {
-				in_d++
-				if (f[1] " " f[2] " " f[3] " " f[4] " " f[5] == "d c b a main")
-					good++
-				else if (bad++ < 3)
-					printf("bad chain: %s %s %s %s %s\n",
-					       f[1], f[2], f[3], f[4], f[5])
+}
+
+# perf script prints a header line per sample ("comm pid"), one line per
+# frame ("ip sym (dso)"), and a blank line between samples.  Samples of
+# PID only (all if empty); every one whose first frame is LEAF must read
+# CHAIN, where "<libc>" stands for one or more frames in libc.
+check_script() {	# NAME PID MIN LEAF CHAIN...
+	local name=$1 pid=$2 min=$3
+
+	shift 3
+	"$perf" script --no-demangle --no-inline -i "$tmp/perf.data" \
+		-F comm,pid,ip,sym,dso 2>"$tmp/script.err" >"$tmp/script.txt"
+	awk -v name="$name" -v pid="$pid" -v min="$min" -v want="$*" '
+		function file(dso) {
+			gsub(/^\(|\)$/, "", dso)
+			sub(/.*\//, "", dso)
+			return dso
+		}
+		# Does the chain f[1..n] read the words of want?
+		function good(   w, nw, i, j) {
+			nw = split(want, w, " ")
+			i = 1
+			for (j = 1; j <= nw; j++) {
+				if (i > n)
+					return 0
+				if (w[j] == "<libc>") {
+					if (d[i] !~ /^libc[.-]/)
+						return 0
+					while (i <= n && d[i] ~ /^libc[.-]/)
+						i++
+					continue
+				}
+				if (f[i] != w[j] || d[i] ~ /^libc[.-]/)
+					return 0
+				i++
+			}
+			return 1
+		}
+		function done_sample(   k, s) {
+			if (n && mine && f[1] == leaf) {
+				in_leaf++
+				if (good())
+					ok++
+				else if (bad++ < 3) {
+					s = ""
+					for (k = 1; k <= n && k <= 12; k++)
+						s = s " " f[k] "[" d[k] "]"
+					printf("%s: bad chain:%s\n", name, s)
+				}
 			}
 			n = 0
 		}
+		BEGIN { split(want, w0, " "); leaf = w0[1] }
 		/^$/ { done_sample(); next }
 		/^[[:space:]]+[0-9a-f]+ / {
-			n++; sym = $2; sub(/\+0x[0-9a-f]+$/, "", sym); f[n] = sym; next
+			n++; f[n] = $2; d[n] = file($NF); next
 		}
-		{ done_sample() }
+		{ done_sample(); mine = pid == "" || $2 == pid }
 		END {
 			done_sample()
-			printf("%s: %d samples in d, %d with d c b a main\n", prog, in_d, good)
-			exit !(in_d >= min && good == in_d)
+			printf("%s: %d samples in %s, %d with %s\n", name, in_leaf, leaf, ok, want)
+			exit !(in_leaf >= min && ok == in_leaf)
 		}' "$tmp/script.txt"
 }
 
-check workload-fp 30
+check() {	# PROG MIN: perf runs PROG
+	record "$1" -- "$dir/$1" spin 1000 &&
+		check_script "$1" "" "$2" d c b a main
+}
+
+# Profile the qsort program while it runs: perf record -p PID or -a.
+check_running() {	# NAME MIN PERF-RECORD-ARGS...
+	local name=$1 min=$2 ret
+
+	shift 2
+	"$dir/dso_workload" qsort 60000 &
+	bg=$!
+	# Into its sort, past the loader and libc's start.
+	sleep 0.2
+	record "$name" "${@//PID/$bg}" -- sleep 1
+	ret=$?
+	kill "$bg"
+	wait "$bg" 2>/dev/null
+	[ $ret -eq 0 ] && check_script "$name" "$bg" "$min" cmp "<libc>" a main
+	ret=$?
+	bg=
+	return $ret
+}
+
+rc=0
+check workload-fp 30 || rc=1
+check workload-nofp 30 || rc=1
+check_running "dso_workload (perf record -p)" 30 -p PID || rc=1
+check_running "dso_workload (perf record -a)" 30 -a || rc=1
+exit $rc

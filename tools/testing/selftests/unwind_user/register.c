@@ -5,15 +5,23 @@
  * the success path, the per-mm cap (kernel.unwind_tables_max), and the
  * registrations the kernel drops by itself (munmap, MAP_FIXED, dlclose,
  * MADV_DONTFORK text at fork), moves (mremap) or shares (fork) or forgets
- * (exec); the vDSO's registration and the cap; who may read
- * /proc/<pid>/unwind_tables.
+ * (exec); who may read /proc/<pid>/unwind_tables.
+ *
+ * Exec registers nothing: the kernel finds the tables of the program, the
+ * dynamic linker and the vDSO at the first walk that needs them.  Where a
+ * test needs them found, it samples itself (a task-clock event with
+ * deferred callchains) while it runs in that object's code, and then
+ * checks what precedence says: a registration replaces what the kernel
+ * found, and fails with EEXIST over another registration; the vDSO's entry
+ * moves with mremap() and counts against the cap.
  *
  * The valid registration every case starts from is a real object's:
  * libunwind_cb.so (built without frame pointers), dlopen()ed, its text and
  * .eh_frame_hdr found through dl_iterate_phdr().  Each case breaks one thing
- * and checks the errno, that /proc/self/unwind_tables did not change (a
- * failed call changes nothing) and that the kernel logged no warning or
- * oops.  Each prints "case NAME: errno E", the table the TAP output gives.
+ * and checks the errno, that the registrations in /proc/self/unwind_tables
+ * did not change (a failed call changes nothing) and that the kernel logged
+ * no warning or oops.  Each prints "case NAME: errno E", the table the TAP
+ * output gives.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -35,6 +43,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib_cb.h"
@@ -68,6 +77,13 @@ struct ctx {
 	 */
 	uint64_t eh_frame;		/* the library's .eh_frame */
 	size_t data_size;		/* .eh_frame_hdr up to the end of .eh_frame */
+	/*
+	 * kernel.unwind_tables_discover as it was before the test turned it
+	 * off: the parent puts it back (FIXTURE_TEARDOWN_PARENT), whatever
+	 * became of the test.
+	 */
+	bool discover_saved;
+	int discover_old;
 };
 
 static void lib_path(char *buf, size_t size, const char *name)
@@ -130,10 +146,32 @@ static void ctx_setup(struct __test_metadata *_metadata, struct ctx *ctx)
 	ctx->data_size = p - hdr;
 }
 
-static void ctx_teardown(struct ctx *ctx)
+/*
+ * Turn kernel.unwind_tables_discover off, so that nothing the kernel finds
+ * can change what the test compares; discovery_restore() turns it back on.
+ */
+static void discovery_off(struct __test_metadata *_metadata, struct ctx *ctx)
 {
-	if (ctx->kmsg >= 0)
-		close(ctx->kmsg);
+	int old = ut_read_discover();
+
+	ASSERT_LE(0, old) TH_LOG("cannot read %s", UNWIND_TABLES_DISCOVER_PATH);
+	if (!ctx->discover_saved) {
+		ctx->discover_old = old;
+		ctx->discover_saved = true;
+	}
+	ASSERT_EQ(0, ut_write_discover(0)) TH_LOG("cannot write %s",
+						  UNWIND_TABLES_DISCOVER_PATH);
+}
+
+/* In the test, and again from the parent after it (the fixtures' teardown). */
+static void discovery_restore(struct ctx *ctx)
+{
+	if (!ctx->discover_saved)
+		return;
+	if (ut_write_discover(ctx->discover_old))
+		fprintf(stderr, "# cannot restore %s to %d\n", UNWIND_TABLES_DISCOVER_PATH,
+			ctx->discover_old);
+	ctx->discover_saved = false;
 }
 
 /* @pages pages of anonymous memory with @prot, with an unmapped page on each side. */
@@ -192,6 +230,8 @@ struct call {
 	unsigned long size, arg4, arg5;
 	struct prctl_eh_frame tbl;
 	bool unregisters;		/* a success removes a line instead of adding one */
+	/* What the kernel found, and the case is about: its text, or 0, 0. */
+	uint64_t found_start, found_end;
 };
 
 typedef void (*prep_fn)(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c);
@@ -207,9 +247,23 @@ static const char *errno_name(int err)
 	return buf;
 }
 
+/* All of /proc/self/unwind_tables. */
 static char *tables(struct __test_metadata *_metadata)
 {
 	char *t = ut_read_tables();
+
+	ASSERT_NE(NULL, t) TH_LOG("%s: %s", UNWIND_TABLES_PATH, strerror(errno));
+	return t;
+}
+
+/*
+ * Only this process's registrations: what the kernel finds when something
+ * samples the process may come and go between two reads, and the prctl
+ * changes none of it but what its own range replaces (checked apart).
+ */
+static char *registrations(struct __test_metadata *_metadata)
+{
+	char *t = ut_read_registrations();
 
 	ASSERT_NE(NULL, t) TH_LOG("%s: %s", UNWIND_TABLES_PATH, strerror(errno));
 	return t;
@@ -224,33 +278,82 @@ static void check_kmsg(struct __test_metadata *_metadata, struct ctx *ctx, const
 		TH_LOG("%s: the kernel logged: %s", what, msg);
 }
 
+/*
+ * After a registration of @t succeeded: @after (all of the file) lists
+ * nothing the kernel found over its text, which the registration replaced,
+ * and over [@start, @end), what it replaced, if that is not 0, 0.
+ */
+static void check_replaced(struct __test_metadata *_metadata, const char *after,
+			   const struct prctl_eh_frame *t, uint64_t start, uint64_t end)
+{
+	EXPECT_EQ(NULL, ut_find_origin(after, "found", t->text_start,
+				       t->text_start + t->text_size, NULL))
+		TH_LOG("found over the registration %llx+%llx:\n%s",
+		       (unsigned long long)t->text_start, (unsigned long long)t->text_size,
+		       after);
+	if (end)
+		EXPECT_EQ(NULL, ut_find_origin(after, "found", start, end, NULL))
+			TH_LOG("what the kernel found at %llx-%llx survived:\n%s",
+			       (unsigned long long)start, (unsigned long long)end, after);
+}
+
 /* Register @c->tbl: the kernel must list exactly that line, once. */
 static void must_register(struct __test_metadata *_metadata, const struct prctl_eh_frame *t)
 {
-	char *before = tables(_metadata), *after;
+	char *before = registrations(_metadata), *after, *all;
 
 	ASSERT_EQ(0, ut_prctl(PR_REGISTER_EH_FRAME, t, sizeof(*t), 0, 0));
-	after = tables(_metadata);
+	after = registrations(_metadata);
+	all = tables(_metadata);
 	EXPECT_EQ(ut_count_lines(before) + 1, ut_count_lines(after));
 	EXPECT_NE(NULL, ut_find_line(after, t))
 		TH_LOG("no line for %llx+%llx in:\n%s", (unsigned long long)t->text_start,
-		       (unsigned long long)t->text_size, after);
+		       (unsigned long long)t->text_size, all);
+	check_replaced(_metadata, all, t, 0, 0);
 	free(before);
 	free(after);
+	free(all);
+}
+
+/*
+ * Let the kernel find @obj's table, as the first sample in @obj's code
+ * does: sample this process while @spin runs there.  What it found is what
+ * the program headers say (the rule of ut_desc_of()), made by @origin; its
+ * line in @l.
+ */
+static void kernel_finds(struct __test_metadata *_metadata, const struct ut_object *obj,
+			 void (*spin)(void *), const char *origin, struct ut_line *l)
+{
+	int ret = ut_discover(obj->text_start, obj->text_end, spin, NULL, 5000, l);
+	char *t = tables(_metadata);
+
+	ASSERT_EQ(0, ret) TH_LOG("the kernel found nothing over %s's text (%s):\n%s",
+				 obj->name, strerror(-ret), t);
+	EXPECT_STREQ(origin, l->origin) TH_LOG("%s:\n%s", obj->name, t);
+	EXPECT_STREQ("eh_frame_hdr", l->format) TH_LOG("%s:\n%s", obj->name, t);
+	EXPECT_EQ(obj->text_start, l->start);
+	EXPECT_EQ(obj->text_end, l->end);
+	EXPECT_EQ(obj->hdr_start, l->hdr);
+	EXPECT_EQ(obj->hdr_size, l->hdr_size);
+	EXPECT_EQ(obj->eh_frame_start + obj->eh_frame_size, l->eh_frame + l->eh_frame_size);
+	free(t);
 }
 
 /*
  * Run one case: the call must fail with @err (or succeed, @err 0), leave
- * /proc/self/unwind_tables as it was (or with exactly the one line more
- * or less), and the kernel log clean.
+ * the registrations as they were (or with exactly the one more or less),
+ * and the kernel log clean.  A registration must replace what the kernel
+ * found over its text; a case about what the kernel found checks that it
+ * was there before the call, and gone after.
  */
 static void run_case(struct __test_metadata *_metadata, struct ctx *ctx, const char *name,
 		     int err, prep_fn prep)
 {
 	const struct prctl_eh_frame *t;
 	struct call c = { .option = PR_REGISTER_EH_FRAME, .size = sizeof(c.tbl) };
-	char *reason = _metadata->results->reason, *before, *after;
+	char *reason = _metadata->results->reason, *before, *after, *all_before, *all_after;
 	size_t size = sizeof(_metadata->results->reason);
+	uint64_t end;
 	int ret, len;
 
 	c.arg = &c.tbl;
@@ -258,30 +361,40 @@ static void run_case(struct __test_metadata *_metadata, struct ctx *ctx, const c
 	if (prep)
 		prep(_metadata, ctx, &c);
 	t = &c.tbl;
+	end = t->text_start + t->text_size;
 	check_kmsg(_metadata, ctx, "before the case");
 
-	before = tables(_metadata);
+	all_before = tables(_metadata);
+	before = registrations(_metadata);
 	ret = ut_prctl(c.option, c.arg, c.size, c.arg4, c.arg5);
-	after = tables(_metadata);
+	after = registrations(_metadata);
+	all_after = tables(_metadata);
 
 	ksft_print_msg("case %s: errno %s%s%s\n", name, errno_name(-ret),
 		       -ret == err ? "" : ", expected ", -ret == err ? "" : errno_name(err));
 	EXPECT_EQ(err, -ret)
 		TH_LOG("%s: errno %s, expected %s", name, errno_name(-ret), errno_name(err));
+	if (c.found_end)
+		EXPECT_NE(NULL, ut_find_origin(all_before, "found", c.found_start, c.found_end,
+					       NULL))
+			TH_LOG("nothing found at %llx-%llx before the call:\n%s",
+			       (unsigned long long)c.found_start,
+			       (unsigned long long)c.found_end, all_before);
 	if (ret) {
 		EXPECT_STREQ(before, after);
 	} else if (c.unregisters) {
-		EXPECT_EQ(ut_count_lines(before), ut_count_lines(after) + 1);
-		EXPECT_EQ(NULL, ut_find_overlap(after, t->text_start, t->text_start + t->text_size,
-						NULL, NULL, NULL));
+		/* What the kernel found is no registration. */
+		EXPECT_EQ(ut_count_lines(before), ut_count_lines(after) + !c.found_end);
+		EXPECT_EQ(NULL, ut_find_overlap(all_after, t->text_start, end, NULL, NULL, NULL))
+			TH_LOG("still listed:\n%s", all_after);
 	} else {
 		EXPECT_EQ(ut_count_lines(before) + 1, ut_count_lines(after));
 		EXPECT_NE(NULL, ut_find_line(after, t))
-			TH_LOG("no line for the registration in:\n%s", after);
-		EXPECT_EQ(0, ut_unregister_format(t->format, t->text_start,
-						  t->text_start + t->text_size));
+			TH_LOG("no line for the registration in:\n%s", all_after);
+		check_replaced(_metadata, all_after, t, c.found_start, c.found_end);
+		EXPECT_EQ(0, ut_unregister_format(t->format, t->text_start, end));
 		free(after);
-		after = tables(_metadata);
+		after = registrations(_metadata);
 		EXPECT_STREQ(before, after);
 	}
 	check_kmsg(_metadata, ctx, name);
@@ -291,6 +404,8 @@ static void run_case(struct __test_metadata *_metadata, struct ctx *ctx, const c
 		snprintf(reason + len, size - len, ", expected %s", errno_name(err));
 	free(before);
 	free(after);
+	free(all_before);
+	free(all_after);
 }
 
 /* --- the argument itself --- */
@@ -717,16 +832,32 @@ static void hdr_table_uleb128(struct __test_metadata *_metadata, struct ctx *ctx
 
 /* --- overlaps --- */
 
-/* The objects exec registered: the program, ld.so, the vDSO. */
-static void overlap_exe(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+/*
+ * What the kernel found gives way to a registration over it: @obj's table,
+ * found at a sample in @spin, is registered over, whole.
+ */
+static void over_found(struct __test_metadata *_metadata, struct call *c,
+		       const struct ut_object *obj, void (*spin)(void *), const char *origin)
 {
-	ut_desc_of(&ctx->exe, &c->tbl);
+	struct ut_line l;
+
+	kernel_finds(_metadata, obj, spin, origin, &l);
+	ut_desc_of(obj, &c->tbl);
+	c->found_start = l.start;
+	c->found_end = l.end;
 }
 
+/* The objects exec maps, and the kernel finds: the program, ld.so, the vDSO. */
+static void overlap_exe(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
+{
+	over_found(_metadata, c, &ctx->exe, ut_spin_program, "discovered");
+}
+
+/* One byte of what the kernel found: the whole entry goes. */
 static void overlap_exe_last_byte(struct __test_metadata *_metadata, struct ctx *ctx,
 				  struct call *c)
 {
-	ut_desc_of(&ctx->exe, &c->tbl);
+	overlap_exe(_metadata, ctx, c);
 	c->tbl.text_start += c->tbl.text_size - 1;
 	c->tbl.text_size = 1;
 }
@@ -736,7 +867,7 @@ static void overlap_ld_so(struct __test_metadata *_metadata, struct ctx *ctx, st
 	struct ut_object ld;
 
 	ASSERT_EQ(0, ut_find_object("ld-linux-x86-64.so.2", &ld));
-	ut_desc_of(&ld, &c->tbl);
+	over_found(_metadata, c, &ld, ut_spin_ld_so, "discovered");
 }
 
 static void overlap_vdso(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -744,7 +875,19 @@ static void overlap_vdso(struct __test_metadata *_metadata, struct ctx *ctx, str
 	struct ut_object vdso;
 
 	ASSERT_EQ(0, ut_find_object("linux-vdso.so.1", &vdso));
-	ut_desc_of(&vdso, &c->tbl);
+	over_found(_metadata, c, &vdso, ut_spin_vdso, "vdso");
+}
+
+/* A registration that replaced what the kernel found is one like any other. */
+static void overlap_exe_registered(struct __test_metadata *_metadata, struct ctx *ctx,
+				   struct call *c)
+{
+	overlap_exe(_metadata, ctx, c);
+	must_register(_metadata, &c->tbl);
+	c->tbl.text_start += c->tbl.text_size - 1;
+	c->tbl.text_size = 1;
+	c->found_start = 0;
+	c->found_end = 0;
 }
 
 static void double_register(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
@@ -867,20 +1010,24 @@ static void unreg_reversed(struct __test_metadata *_metadata, struct ctx *ctx, s
 	c->tbl.text_size = 0;
 }
 
-/* A registration exec made, named as /proc/self/unwind_tables lists it. */
+/*
+ * What the kernel found (the program's table), named as
+ * /proc/self/unwind_tables lists it, is unregistered as a registration is.
+ * Discovery is off from then on: nothing may find it again before the
+ * check that it is gone.
+ */
 static void unreg_exe(struct __test_metadata *_metadata, struct ctx *ctx, struct call *c)
 {
-	char *t = tables(_metadata);
-	uint64_t start, end;
+	struct ut_line l;
 
-	ASSERT_NE(NULL, ut_find_overlap(t, ctx->exe.text_start, ctx->exe.text_end, &start, &end,
-					NULL))
-		TH_LOG("exec registered no range over the program's text:\n%s", t);
-	free(t);
+	kernel_finds(_metadata, &ctx->exe, ut_spin_program, "discovered", &l);
+	discovery_off(_metadata, ctx);
 	as_unregister(c);
-	c->tbl.text_start = start;
-	c->tbl.text_size = end - start;
+	c->tbl.text_start = l.start;
+	c->tbl.text_size = l.end - l.start;
 	c->unregisters = true;
+	c->found_start = l.start;
+	c->found_end = l.end;
 }
 
 static void unreg_registered(struct __test_metadata *_metadata, struct ctx *ctx,
@@ -958,10 +1105,11 @@ CASE(hdr_eh_frame_before, ENOEXEC);
 CASE(hdr_no_count, EOPNOTSUPP);
 CASE(hdr_no_table, EOPNOTSUPP);
 CASE(hdr_table_uleb128, EOPNOTSUPP);
-CASE(overlap_exe, EEXIST);
-CASE(overlap_exe_last_byte, EEXIST);
-CASE(overlap_ld_so, EEXIST);
-CASE(overlap_vdso, EEXIST);
+CASE(overlap_exe, 0);
+CASE(overlap_exe_last_byte, 0);
+CASE(overlap_ld_so, 0);
+CASE(overlap_vdso, 0);
+CASE(overlap_exe_registered, EEXIST);
 CASE(double_register, EEXIST);
 CASE(overlap_registered, EEXIST);
 CASE(unreg_unknown, ENOENT);
@@ -985,14 +1133,15 @@ FIXTURE_SETUP(bad)
 	ctx_setup(_metadata, &self->ctx);
 }
 
-FIXTURE_TEARDOWN(bad)
+FIXTURE_TEARDOWN_PARENT(bad)
 {
-	ctx_teardown(&self->ctx);
+	discovery_restore(&self->ctx);
 }
 
 TEST_F(bad, call)
 {
 	run_case(_metadata, &self->ctx, variant->name, variant->err, variant->prep);
+	discovery_restore(&self->ctx);
 }
 
 FIXTURE(reg) {
@@ -1004,9 +1153,9 @@ FIXTURE_SETUP(reg)
 	ctx_setup(_metadata, &self->ctx);
 }
 
-FIXTURE_TEARDOWN(reg)
+FIXTURE_TEARDOWN_PARENT(reg)
 {
-	ctx_teardown(&self->ctx);
+	discovery_restore(&self->ctx);
 }
 
 /* Register, see the line, unregister, see it gone, unregister again: ENOENT. */
@@ -1017,23 +1166,28 @@ TEST_F(reg, register_unregister)
 	struct prctl_eh_frame desc;
 
 	ut_desc_of(lib, &desc);
+	/* Nothing ran its code: nothing could have found it either. */
 	ASSERT_EQ(NULL, ut_find_overlap(before, lib->text_start, lib->text_end, NULL, NULL, NULL))
-		TH_LOG("%s registered before the test:\n%s", LIB_NAME, before);
+		TH_LOG("%s listed before the test:\n%s", LIB_NAME, before);
+	free(before);
+	before = registrations(_metadata);
 	ASSERT_EQ(0, ut_register(&desc));
 	t = tables(_metadata);
 	EXPECT_NE(NULL, ut_find_line(t, &desc))
 		TH_LOG("no line for %s in:\n%s", LIB_NAME, t);
-	EXPECT_EQ(ut_count_lines(before) + 1, ut_count_lines(t));
 	ut_print_lines("registered " LIB_NAME ":", t);
+	free(t);
+	t = registrations(_metadata);
+	EXPECT_EQ(ut_count_lines(before) + 1, ut_count_lines(t));
 	free(t);
 
 	EXPECT_EQ(0, ut_unregister(lib->text_start, lib->text_end));
-	t = tables(_metadata);
+	t = registrations(_metadata);
 	EXPECT_STREQ(before, t);
 	free(t);
 
 	EXPECT_EQ(-ENOENT, ut_unregister(lib->text_start, lib->text_end));
-	t = tables(_metadata);
+	t = registrations(_metadata);
 	EXPECT_STREQ(before, t);
 	free(t);
 	free(before);
@@ -1077,7 +1231,7 @@ static void drop_test(struct __test_metadata *_metadata, struct ctx *ctx, size_t
 {
 	char *p = map_guarded(_metadata, ctx, pages, PROT_READ | PROT_EXEC);
 	struct prctl_eh_frame tbl;
-	char *before = tables(_metadata), *t;
+	char *before = registrations(_metadata), *t;
 
 	ut_desc_of(&ctx->lib, &tbl);
 	tbl.text_start = (uintptr_t)p;
@@ -1088,6 +1242,8 @@ static void drop_test(struct __test_metadata *_metadata, struct ctx *ctx, size_t
 	EXPECT_EQ(NULL, ut_find_overlap(t, tbl.text_start, tbl.text_start + tbl.text_size, NULL,
 					NULL, NULL))
 		TH_LOG("still registered:\n%s", t);
+	free(t);
+	t = registrations(_metadata);
 	EXPECT_STREQ(before, t);
 	free(before);
 	free(t);
@@ -1130,7 +1286,7 @@ TEST_F(reg, dlclose_drops)
 {
 	struct prctl_eh_frame tbl;
 	struct ut_object lib2;
-	char path[PATH_MAX], *before = tables(_metadata), *t;
+	char path[PATH_MAX], *before = registrations(_metadata), *t;
 	void *h;
 
 	lib_path(path, sizeof(path), LIB2_NAME);
@@ -1145,13 +1301,19 @@ TEST_F(reg, dlclose_drops)
 	EXPECT_EQ(NULL, ut_find_overlap(t, tbl.text_start, tbl.text_start + tbl.text_size, NULL,
 					NULL, NULL))
 		TH_LOG("still registered:\n%s", t);
+	free(t);
+	t = registrations(_metadata);
 	EXPECT_STREQ(before, t);
 	free(before);
 	free(t);
 	check_kmsg(_metadata, &self->ctx, "dlclose");
 }
 
-/* A child has its parent's registrations; a new program has none of them. */
+/*
+ * A child has its parent's registrations, and what the kernel found for
+ * the parent; a new program has nothing: exec registers nothing, and
+ * nothing sampled it (cat runs for a few milliseconds).
+ */
 TEST_F(reg, fork_exec)
 {
 	const struct ut_object *lib = &self->ctx.lib;
@@ -1159,21 +1321,34 @@ TEST_F(reg, fork_exec)
 	char *t, out[4096];
 	int status, fd[2];
 	ssize_t n, len = 0;
+	struct ut_line exe;
 	pid_t pid;
 
+	kernel_finds(_metadata, &self->ctx.exe, ut_spin_program, "discovered", &exe);
 	ut_desc_of(lib, &desc);
 	ASSERT_EQ(0, ut_register(&desc));
-	t = tables(_metadata);
+	t = registrations(_metadata);
 
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		char *c = ut_read_tables();
+		char *c = ut_read_registrations(), *all = ut_read_tables();
+		struct ut_line l;
 
-		_exit(!c || strcmp(c, t));
+		/* 1: registrations differ; 2: the program's entry is not the parent's */
+		if (!c || !all || strcmp(c, t))
+			_exit(1);
+		_exit(!ut_find_origin(all, "discovered", exe.start, exe.end, &l) ||
+		      l.start != exe.start || l.end != exe.end || l.hdr != exe.hdr ? 2 : 0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, status) TH_LOG("the child's registrations differ from:\n%s", t);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_NE(1, WEXITSTATUS(status)) TH_LOG("the child's registrations differ from:\n%s",
+						 t);
+	EXPECT_NE(2, WEXITSTATUS(status))
+		TH_LOG("the child has not the program's entry %llx-%llx the parent's kernel found",
+		       (unsigned long long)exe.start, (unsigned long long)exe.end);
+	EXPECT_EQ(0, WEXITSTATUS(status));
 
 	ASSERT_EQ(0, pipe(fd));
 	pid = fork();
@@ -1191,10 +1366,10 @@ TEST_F(reg, fork_exec)
 	close(fd[0]);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
-	EXPECT_NE(0, len);
 	EXPECT_EQ(NULL, ut_find_line(out, &desc))
 		TH_LOG("the registration survived exec:\n%s", out);
-	ksft_print_msg("after exec of cat: %u registrations\n", ut_count_lines(out));
+	EXPECT_STREQ("", out) TH_LOG("cat, never sampled, lists something");
+	ksft_print_msg("after exec of cat: %u lines\n", ut_count_lines(out));
 	free(t);
 	check_kmsg(_metadata, &self->ctx, "fork_exec");
 }
@@ -1232,19 +1407,21 @@ TEST_F(reg, dontfork_dropped)
 	check_kmsg(_metadata, ctx, "dontfork");
 }
 
-/* The line of /proc/self/unwind_tables for text starting at @start, parsed. */
-static bool line_at(const char *tables, uint64_t start, uint64_t *end, uint64_t *hdr)
+/*
+ * The line of /proc/self/unwind_tables for a table with a header, made by
+ * @origin, for text starting at @start: its end and header.
+ */
+static bool line_at(const char *tables, const char *origin, uint64_t start, uint64_t *end,
+		    uint64_t *hdr)
 {
-	for (const char *p = tables; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		unsigned long long s, e, h;
+	struct ut_line l;
 
-		if (sscanf(p, "%llx-%llx eh_frame_hdr %llx", &s, &e, &h) == 3 && s == start) {
-			*end = e;
-			*hdr = h;
-			return true;
-		}
-	}
-	return false;
+	if (!ut_find_origin(tables, origin, start, start + 1, &l) || l.start != start ||
+	    strcmp(l.format, "eh_frame_hdr"))
+		return false;
+	*end = l.end;
+	*hdr = l.hdr;
+	return true;
 }
 
 /*
@@ -1273,8 +1450,8 @@ TEST_F(reg, mremap_moves)
 
 	ASSERT_EQ(dst, mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst));
 	t = tables(_metadata);
-	EXPECT_FALSE(line_at(t, (uintptr_t)p, &end, &hdr)) TH_LOG("left behind:\n%s", t);
-	EXPECT_TRUE(line_at(t, (uintptr_t)dst, &end, &hdr)) TH_LOG("not moved:\n%s", t);
+	EXPECT_FALSE(line_at(t, "prctl", (uintptr_t)p, &end, &hdr)) TH_LOG("left behind:\n%s", t);
+	EXPECT_TRUE(line_at(t, "prctl", (uintptr_t)dst, &end, &hdr)) TH_LOG("not moved:\n%s", t);
 	EXPECT_EQ((uintptr_t)dst + ctx->page, end);
 	EXPECT_EQ((uintptr_t)dst + ctx->page, hdr);
 	free(t);
@@ -1323,91 +1500,113 @@ static void find_vdso(struct __test_metadata *_metadata, uint64_t *start, uint64
 }
 
 /*
- * CRIU moves the vDSO with mremap(): its registration, made by the kernel,
- * moves with it.  (No glibc call that uses the vDSO runs while it is away.)
+ * CRIU moves the vDSO with mremap(): the entry the kernel found for it (at
+ * a sample in it) moves with it.  Discovery is off while it moves, so that
+ * no sample can find it anew where it went.  (No glibc call that uses the
+ * vDSO runs while it is away.)
  */
 TEST_F(reg, mremap_vdso)
 {
 	uint64_t start, text, end, hdr_end, hdr, hdr2;
 	char *dst = map_guarded(_metadata, &self->ctx, 8, PROT_NONE);
+	struct ut_object vdso;
+	struct ut_line l;
 	char *t;
 
 	find_vdso(_metadata, &start, &text, &end);
 	ASSERT_LE(end - text, 8 * self->ctx.page);
-	t = tables(_metadata);
-	ASSERT_TRUE(line_at(t, text, &hdr_end, &hdr)) TH_LOG("vDSO not registered:\n%s", t);
-	free(t);
+	ASSERT_EQ(0, ut_find_object("linux-vdso.so.1", &vdso));
+	ASSERT_EQ(text, vdso.text_start);
+	kernel_finds(_metadata, &vdso, ut_spin_vdso, "vdso", &l);
+	hdr = l.hdr;
+	discovery_off(_metadata, &self->ctx);
 
 	ASSERT_EQ(dst, mremap((void *)(uintptr_t)text, end - text, end - text,
 			      MREMAP_MAYMOVE | MREMAP_FIXED, dst));
 	t = tables(_metadata);
-	EXPECT_TRUE(line_at(t, (uintptr_t)dst, &hdr_end, &hdr2)) TH_LOG("not moved:\n%s", t);
+	EXPECT_TRUE(line_at(t, "vdso", (uintptr_t)dst, &hdr_end, &hdr2))
+		TH_LOG("not moved:\n%s", t);
 	EXPECT_EQ(hdr - text, hdr2 - (uintptr_t)dst);
-	EXPECT_FALSE(line_at(t, text, &hdr_end, &hdr2)) TH_LOG("left behind:\n%s", t);
+	EXPECT_EQ(NULL, ut_find_overlap(t, text, end, NULL, NULL, NULL))
+		TH_LOG("left behind:\n%s", t);
 	free(t);
 	ASSERT_EQ((void *)(uintptr_t)text, mremap(dst, end - text, end - text,
 						  MREMAP_MAYMOVE | MREMAP_FIXED,
 						  (void *)(uintptr_t)text));
 	t = tables(_metadata);
-	EXPECT_TRUE(line_at(t, text, &hdr_end, &hdr2));
+	EXPECT_TRUE(line_at(t, "vdso", text, &hdr_end, &hdr2)) TH_LOG("not back:\n%s", t);
 	EXPECT_EQ(hdr, hdr2);
 	free(t);
+	discovery_restore(&self->ctx);
 	check_kmsg(_metadata, &self->ctx, "mremap_vdso");
 }
 
 /*
  * /proc/<pid>/unwind_tables, like maps, is checked when it is opened.  An
  * unprivileged process opens its own, as stdin of a set-user-ID program it
- * execs (a copy of cat, on a tmpfs of a private mount namespace): the
- * program, which could read anyone's, must get nothing of its own layout
- * from that file.  And without the exec, the same file shows the process's
- * registrations: the check can see lines when there are some.
+ * execs (a copy on a tmpfs of a private mount namespace): the program,
+ * which could read anyone's, must get nothing of its own layout from that
+ * file.
+ *
+ * suid_child() starts that process, a child of this one, with @file as its
+ * stdin and @out_fd as its stdout, and execs a set-user-ID root copy of
+ * @src named @argv[0] with @argv; with @argv NULL, it copies its stdin to
+ * its stdout itself.  Its pid.
  */
+static pid_t suid_child(struct __test_metadata *_metadata, const char *dir, const char *src,
+			const char *file, char *const argv[], int out_fd)
+{
+	char copy[PATH_MAX], buf[4096];
+	int in, o, fd;
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(copy, sizeof(copy), "%s/%s", dir, argv ? argv[0] : "unused");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid)
+		return pid;
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", dir, "tmpfs", 0, "mode=0755"))
+		_exit(10);
+	in = open(src, O_RDONLY);
+	o = open(copy, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (in < 0 || o < 0)
+		_exit(11);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(o, buf, n) != n)
+			_exit(12);
+	close(in);
+	if (fchown(o, 0, 0) || fchmod(o, 04755) || close(o))
+		_exit(13);
+	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534) ||
+	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		_exit(14);
+	fd = open(file, O_RDONLY);
+	if (fd < 0 || dup2(fd, 0) < 0 || dup2(out_fd, 1) < 0)
+		_exit(15);
+	if (argv) {
+		execv(copy, argv);
+		_exit(16);
+	}
+	while ((n = read(0, buf, sizeof(buf))) > 0)
+		if (write(1, buf, n) != n)
+			_exit(17);
+	_exit(0);
+}
+
+/* What a set-user-ID cat, or the child itself (@do_exec false), reads from @file. */
 static void suid_cat(struct __test_metadata *_metadata, const char *file, bool do_exec,
 		     char *out, size_t size)
 {
-	char dir[] = "/tmp/unwind_user_suid_XXXXXX", cat[PATH_MAX];
+	char dir[] = "/tmp/unwind_user_suid_XXXXXX", *argv[] = { "cat", NULL };
 	int pipefd[2], status;
 	ssize_t n, len = 0;
 	pid_t pid;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
-	snprintf(cat, sizeof(cat), "%s/cat", dir);
 	ASSERT_EQ(0, pipe(pipefd));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		char buf[4096];
-		int in, o, fd;
-
-		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("tmpfs", dir, "tmpfs", 0, "mode=0755"))
-			_exit(10);
-		in = open("/bin/cat", O_RDONLY);
-		o = open(cat, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-		if (in < 0 || o < 0)
-			_exit(11);
-		while ((n = read(in, buf, sizeof(buf))) > 0)
-			if (write(o, buf, n) != n)
-				_exit(12);
-		close(in);
-		if (fchown(o, 0, 0) || fchmod(o, 04755) || close(o))
-			_exit(13);
-		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534) ||
-		    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
-			_exit(14);
-		fd = open(file, O_RDONLY);
-		if (fd < 0 || dup2(fd, 0) < 0 || dup2(pipefd[1], 1) < 0)
-			_exit(15);
-		if (do_exec) {
-			execl(cat, "cat", (char *)NULL);
-			_exit(16);
-		}
-		while ((n = read(0, buf, sizeof(buf))) > 0)
-			if (write(1, buf, n) != n)
-				_exit(17);
-		_exit(0);
-	}
+	pid = suid_child(_metadata, dir, "/bin/cat", file, do_exec ? argv : NULL, pipefd[1]);
 	close(pipefd[1]);
 	while (len < (ssize_t)size - 1 && (n = read(pipefd[0], out + len, size - 1 - len)) > 0)
 		len += n;
@@ -1419,18 +1618,99 @@ static void suid_cat(struct __test_metadata *_metadata, const char *file, bool d
 	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("setting up the set-user-ID cat failed");
 }
 
+/*
+ * The program's own layout is listed only once the kernel found its tables
+ * (exec registers nothing): a set-user-ID copy of workload-nofp spins while
+ * this process samples it, and once its /proc/PID/unwind_tables (which root
+ * may read) lists what the kernel found, @seen, the file it was given as
+ * stdin is read through that stdin (pidfd_getfd()) into @out.
+ */
+static void suid_sampled(struct __test_metadata *_metadata, char *seen, size_t seen_size,
+			 char *out, size_t size)
+{
+	char dir[] = "/tmp/unwind_user_suid_XXXXXX", prog[PATH_MAX], path[64], comm[32];
+	char *argv[] = { "suid_spin", "spin", "10000", NULL }, *t = NULL;
+	int pipefd[2], status, perf = -1, pidfd, fd;
+	ssize_t n, len = 0;
+	pid_t pid;
+	FILE *f;
+
+	seen[0] = '\0';
+	out[0] = '\0';
+	lib_path(prog, sizeof(prog), "workload-nofp");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = suid_child(_metadata, dir, prog, UNWIND_TABLES_PATH, argv, pipefd[1]);
+	close(pipefd[1]);
+	close(pipefd[0]);
+
+	/* Up to 10 s for the exec and the first samples, in 20 ms steps. */
+	for (int i = 0; i < 500 && !t; i++) {
+		usleep(20000);
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		f = fopen(path, "r");
+		if (!f || !fgets(comm, sizeof(comm), f) || strcmp(comm, "suid_spin\n")) {
+			if (f)
+				fclose(f);
+			continue;
+		}
+		fclose(f);
+		if (perf < 0)
+			perf = ut_sample_task(pid, 200000);
+		snprintf(path, sizeof(path), "/proc/%d/unwind_tables", pid);
+		f = fopen(path, "r");
+		len = f ? fread(seen, 1, seen_size - 1, f) : 0;
+		seen[len] = '\0';
+		if (f)
+			fclose(f);
+		if (ut_find_origin(seen, "found", 0, ~0ULL, NULL))
+			t = seen;
+	}
+	len = 0;
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	fd = pidfd < 0 ? -1 : syscall(SYS_pidfd_getfd, pidfd, 0, 0);
+	while (fd >= 0 && len < (ssize_t)size - 1 && (n = read(fd, out + len, size - 1 - len)) > 0)
+		len += n;
+	out[len] = '\0';
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	rmdir(dir);
+	if (fd >= 0)
+		close(fd);
+	if (pidfd >= 0)
+		close(pidfd);
+	if (perf >= 0)
+		close(perf);
+	ASSERT_LE(0, perf) TH_LOG("the set-user-ID program never ran (status %#x)", status);
+	ASSERT_LE(0, fd) TH_LOG("cannot get the program's stdin: %s", strerror(errno));
+}
+
 TEST(proc_checked_at_open)
 {
-	char out[8192];
+	char out[8192], seen[8192];
+	struct prctl_eh_frame d;
+	struct ut_object exe;
+	long page = sysconf(_SC_PAGESIZE);
+	char *text;
 
-	ASSERT_EQ(0U, geteuid()) TH_LOG("needs root, for the set-user-ID copy of cat");
+	ASSERT_EQ(0U, geteuid()) TH_LOG("needs root, for the set-user-ID copies");
 
+	/* Without the exec, the file shows the process's registrations. */
+	ASSERT_EQ(0, ut_find_object("", &exe));
+	text = mmap(NULL, page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, text);
+	ut_desc_of(&exe, &d);
+	d.text_start = (uintptr_t)text;
+	d.text_size = page;
+	ASSERT_EQ(0, ut_register(&d));
 	suid_cat(_metadata, UNWIND_TABLES_PATH, false, out, sizeof(out));
-	EXPECT_LT(0U, ut_count_lines(out)) TH_LOG("nothing read without the exec");
+	EXPECT_NE(NULL, ut_find_line(out, &d)) TH_LOG("the registration not read:\n%s", out);
 
 	suid_cat(_metadata, "/proc/self/maps", true, out, sizeof(out));
 	EXPECT_STREQ("", out) TH_LOG("maps leaked the set-user-ID program's layout");
-	suid_cat(_metadata, UNWIND_TABLES_PATH, true, out, sizeof(out));
+	suid_sampled(_metadata, seen, sizeof(seen), out, sizeof(out));
+	EXPECT_NE(NULL, ut_find_origin(seen, "found", 0, ~0ULL, NULL))
+		TH_LOG("the kernel found nothing for the set-user-ID program:\n%s", seen);
 	EXPECT_STREQ("", out) TH_LOG("unwind_tables leaked the set-user-ID program's layout");
 }
 
@@ -1457,11 +1737,10 @@ TEST(x32_refused)
 }
 
 /*
- * kernel.unwind_tables_max caps the registrations of an mm, counting the
- * ones exec made.  Set it to what the process holds + 2: two more
- * registrations fit, the third fails with ENOSPC and leaves nothing behind,
- * and one fits again after an unregistration.  The old value is restored
- * from the parent, whatever happened in the test.
+ * kernel.unwind_tables_max caps the entries of an mm, counting those the
+ * kernel found.  The old value (and kernel.unwind_tables_discover's, which
+ * some tests turn off) is restored from the parent, whatever happened in
+ * the test.
  */
 FIXTURE(cap) {
 	struct ctx ctx;
@@ -1479,17 +1758,42 @@ FIXTURE_TEARDOWN_PARENT(cap)
 {
 	if (self->old_max > 0 && ut_write_max(self->old_max))
 		TH_LOG("cannot restore %s to %ld", UNWIND_TABLES_MAX_PATH, self->old_max);
+	discovery_restore(&self->ctx);
 }
 
+/* Entries: what the kernel found (not its markers), and the registrations. */
+static unsigned int count_entries(struct __test_metadata *_metadata)
+{
+	char *t = tables(_metadata);
+	unsigned int n = ut_count_entries(t);
+
+	free(t);
+	return n;
+}
+
+/*
+ * The program's table, found at a sample of this process, is one of the
+ * entries the cap counts; discovery is then off, so that nothing else is
+ * found while the test counts.  Set the cap to what the process holds + 2:
+ * two more registrations fit, the third fails with ENOSPC and changes
+ * nothing; a registration over what the kernel found needs no room (it
+ * takes that entry's place); one fits again after an unregistration.
+ */
 TEST_F(cap, enospc)
 {
 	struct ctx *ctx = &self->ctx;
 	char *p = map_guarded(_metadata, ctx, 3, PROT_READ | PROT_EXEC);
-	char *before = tables(_metadata), *t, *t2;
-	unsigned int count = ut_count_lines(before);
-	struct prctl_eh_frame tbl[3];
+	struct prctl_eh_frame tbl[3], exe;
+	char *before, *t, *t2;
+	unsigned int count;
+	struct ut_line l;
 	int ret;
 
+	kernel_finds(_metadata, &ctx->exe, ut_spin_program, "discovered", &l);
+	discovery_off(_metadata, ctx);
+	before = registrations(_metadata);
+	count = count_entries(_metadata);
+	ASSERT_LE(1U, count);
 	for (int i = 0; i < 3; i++) {
 		ut_desc_of(&ctx->lib, &tbl[i]);
 		tbl[i].text_start = (uintptr_t)p + i * ctx->page;
@@ -1501,26 +1805,70 @@ TEST_F(cap, enospc)
 
 	must_register(_metadata, &tbl[0]);
 	must_register(_metadata, &tbl[1]);
-	t = tables(_metadata);
+	t = ut_read_entries();
+	ASSERT_NE(NULL, t);
 	ret = ut_prctl(PR_REGISTER_EH_FRAME, &tbl[2], sizeof(tbl[2]), 0, 0);
 	ksft_print_msg("case cap_reached: errno %s\n", errno_name(-ret));
 	EXPECT_EQ(-ENOSPC, ret);
-	t2 = tables(_metadata);
+	t2 = ut_read_entries();
+	ASSERT_NE(NULL, t2);
 	EXPECT_STREQ(t, t2);
-	EXPECT_EQ(count + 2, ut_count_lines(t2));
+	EXPECT_EQ(count + 2, ut_count_entries(t2));
 	free(t);
 	free(t2);
+
+	/* Over the program's entry, at the cap: it takes that entry's place. */
+	ut_desc_of(&ctx->exe, &exe);
+	must_register(_metadata, &exe);
+	EXPECT_EQ(count + 2, count_entries(_metadata));
 
 	/* Room again after an unregistration. */
 	EXPECT_EQ(0, ut_unregister(tbl[0].text_start, tbl[0].text_start + ctx->page));
 	must_register(_metadata, &tbl[2]);
 	EXPECT_EQ(0, ut_unregister(tbl[1].text_start, tbl[1].text_start + ctx->page));
 	EXPECT_EQ(0, ut_unregister(tbl[2].text_start, tbl[2].text_start + ctx->page));
-	t = tables(_metadata);
+	EXPECT_EQ(0, ut_unregister(ctx->exe.text_start, ctx->exe.text_end));
+	t = registrations(_metadata);
 	EXPECT_STREQ(before, t);
 	free(t);
 	free(before);
+	discovery_restore(ctx);
 	check_kmsg(_metadata, ctx, "cap");
+}
+
+/*
+ * A registration the cap refuses changes nothing, not even what the kernel
+ * found over its text: with the cap lowered below what the process holds
+ * (which removes nothing), one over the program's entry fails with ENOSPC,
+ * and the entry stays.  (Discovery is off, as above.)
+ */
+TEST_F(cap, enospc_keeps_found)
+{
+	struct ctx *ctx = &self->ctx;
+	struct prctl_eh_frame exe;
+	unsigned int count;
+	struct ut_line l;
+	char *t, *t2;
+	int ret;
+
+	kernel_finds(_metadata, &ctx->exe, ut_spin_program, "discovered", &l);
+	discovery_off(_metadata, ctx);
+	count = count_entries(_metadata);
+	ASSERT_LE(1U, count);
+	ASSERT_EQ(0, ut_write_max((long)count - 1));
+	t = ut_read_entries();
+	ASSERT_NE(NULL, t);
+	ut_desc_of(&ctx->exe, &exe);
+	ret = ut_register(&exe);
+	ksft_print_msg("case cap_below: errno %s\n", errno_name(-ret));
+	EXPECT_EQ(-ENOSPC, ret);
+	t2 = ut_read_entries();
+	ASSERT_NE(NULL, t2);
+	EXPECT_STREQ(t, t2) TH_LOG("the refused registration removed what the kernel found");
+	free(t);
+	free(t2);
+	discovery_restore(ctx);
+	check_kmsg(_metadata, ctx, "cap_below");
 }
 
 static long slab_kb(void)
@@ -1562,12 +1910,18 @@ static long slab_kb_settled(void)
  * one of those, long after the process exited.  A child registers many
  * ranges and is killed while this process holds its maps open; the slab
  * memory must come back at exit, before the file is closed.
+ *
+ * The child registers for 5 s at most, and the figures scale with what it
+ * did: a TCG guest does the 20000 in about a second, a debug kernel
+ * (KASAN, lockdep, kmemleak) there a tenth of that or less.  With the
+ * waits for Slab to settle (up to 18.5 s), the test takes up to 30 s:
+ * hence 90 s, not the harness' default of 30.
  */
-TEST_F(cap, exit_frees_with_mm_pinned)
+TEST_F_TIMEOUT(cap, exit_frees_with_mm_pinned, 90)
 {
-	const long n = 20000;
-	long page = self->ctx.page, before, held, exited, closed;
-	char path[64], c;
+	const long n = 20000, min = 2000;
+	long page = self->ctx.page, before, held, exited, closed, done;
+	char path[64];
 	int pipefd[2], fd, status;
 	pid_t pid;
 
@@ -1579,24 +1933,30 @@ TEST_F(cap, exit_frees_with_mm_pinned)
 		char *text = mmap(NULL, n * page, PROT_READ | PROT_EXEC,
 				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		struct prctl_eh_frame d;
+		struct timespec t0, t;
+		long i = 0;
 
 		if (text == MAP_FAILED)
 			_exit(1);
 		ut_desc_of(&self->ctx.lib, &d);
 		d.text_size = page;
-		for (long i = 0; i < n; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
 			d.text_start = (uintptr_t)text + i * page;
 			if (ut_register(&d))
 				_exit(2);
-		}
-		if (write(pipefd[1], "r", 1) != 1)
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		} while (++i < n && t.tv_sec - t0.tv_sec < 5);
+		if (write(pipefd[1], &i, sizeof(i)) != sizeof(i))
 			_exit(3);
 		pause();
 		_exit(0);
 	}
 	close(pipefd[1]);
 	before = slab_kb();
-	ASSERT_EQ(1, read(pipefd[0], &c, 1)) TH_LOG("the child could not register");
+	ASSERT_EQ((ssize_t)sizeof(done), read(pipefd[0], &done, sizeof(done)))
+		TH_LOG("the child could not register");
+	ASSERT_LE(min, done) TH_LOG("%ld registrations in 5 s: too few to measure", done);
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	fd = open(path, O_RDONLY);
 	ASSERT_LE(0, fd);
@@ -1611,8 +1971,8 @@ TEST_F(cap, exit_frees_with_mm_pinned)
 	usleep(1000000);
 	closed = slab_kb_settled();
 	ksft_print_msg("Slab: %ld kB before, %ld with %ld registrations, %ld after exit, %s %ld\n",
-		       before, held, n, exited, "after close", closed);
-	ASSERT_LT(before + n * 100 / 1024, held) TH_LOG("the registrations used no memory?");
+		       before, held, done, exited, "after close", closed);
+	ASSERT_LT(before + done * 100 / 1024, held) TH_LOG("the registrations used no memory?");
 	/* At most a fifth of it left when the process is gone. */
 	EXPECT_LT(exited - closed, (held - closed) / 5)
 		TH_LOG("the registrations outlived the process until the file was closed");
@@ -1620,38 +1980,57 @@ TEST_F(cap, exit_frees_with_mm_pinned)
 
 /*
  * The vDSO, mapped again by arch_prctl(ARCH_MAP_VDSO_64) after munmap(),
- * is registered under the same cap as everything else: with no room, it is
- * mapped but not registered; with room, registered again.
+ * has no entry until a walk needs it (mapping it registers nothing), and
+ * is then found under the same cap as everything else: with no room, walks
+ * in it find nothing (no entry, no marker); with room, it is found again.
+ * (No glibc call that uses the vDSO runs while it is unmapped.)
  */
 TEST_F(cap, vdso)
 {
-	uint64_t start, text, end, hdr_end, hdr;
+	uint64_t start, text, end;
+	struct ut_object vdso;
+	struct ut_line l, l2;
 	unsigned int count;
 	char *t;
+	int ret;
 
 	find_vdso(_metadata, &start, &text, &end);
-	t = tables(_metadata);
-	ASSERT_TRUE(line_at(t, text, &hdr_end, &hdr)) TH_LOG("vDSO not registered:\n%s", t);
-	count = ut_count_lines(t);
-	free(t);
+	ASSERT_EQ(0, ut_find_object("linux-vdso.so.1", &vdso));
+	ASSERT_EQ(text, vdso.text_start);
+	kernel_finds(_metadata, &vdso, ut_spin_vdso, "vdso", &l);
+	count = count_entries(_metadata);
 
 	ASSERT_EQ(0, munmap((void *)(uintptr_t)start, end - start));
-	ASSERT_EQ(0, ut_write_max((long)count - 1));
+	t = tables(_metadata);
+	EXPECT_EQ(NULL, ut_find_overlap(t, text, end, NULL, NULL, NULL))
+		TH_LOG("the vDSO's entry outlived its munmap():\n%s", t);
+	EXPECT_EQ(count - 1, ut_count_entries(t));
+	free(t);
 	/* It returns the size of the vDSO. */
 	ASSERT_LT(0, syscall(SYS_arch_prctl, ARCH_MAP_VDSO_64, start));
 	t = tables(_metadata);
-	EXPECT_FALSE(line_at(t, text, &hdr_end, &hdr))
-		TH_LOG("registered beyond kernel.unwind_tables_max = %u:\n%s", count - 1, t);
-	EXPECT_EQ(count - 1, ut_count_lines(t));
+	EXPECT_EQ(NULL, ut_find_overlap(t, text, end, NULL, NULL, NULL))
+		TH_LOG("mapping the vDSO registered it:\n%s", t);
+	free(t);
+
+	/* No room: what the process holds. */
+	ASSERT_EQ(0, ut_write_max((long)count - 1));
+	ret = ut_discover(text, end, ut_spin_vdso, NULL, 300, &l2);
+	t = tables(_metadata);
+	EXPECT_EQ(-ETIMEDOUT, ret)
+		TH_LOG("found beyond kernel.unwind_tables_max = %u:\n%s", count - 1, t);
+	EXPECT_EQ(count - 1, ut_count_entries(t));
 	free(t);
 
 	ASSERT_EQ(0, ut_write_max((long)count));
-	ASSERT_EQ(0, munmap((void *)(uintptr_t)start, end - start));
-	/* It returns the size of the vDSO. */
-	ASSERT_LT(0, syscall(SYS_arch_prctl, ARCH_MAP_VDSO_64, start));
+	ret = ut_discover(text, end, ut_spin_vdso, NULL, 5000, &l2);
 	t = tables(_metadata);
-	EXPECT_TRUE(line_at(t, text, &hdr_end, &hdr)) TH_LOG("not registered again:\n%s", t);
-	EXPECT_EQ(count, ut_count_lines(t));
+	ASSERT_EQ(0, ret) TH_LOG("not found again with room:\n%s", t);
+	EXPECT_STREQ("vdso", l2.origin);
+	EXPECT_EQ(l.start, l2.start);
+	EXPECT_EQ(l.end, l2.end);
+	EXPECT_EQ(l.hdr, l2.hdr);
+	EXPECT_EQ(count, ut_count_entries(t));
 	free(t);
 	check_kmsg(_metadata, &self->ctx, "vdso");
 }

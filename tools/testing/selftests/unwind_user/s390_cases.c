@@ -188,4 +188,81 @@ TEST_F(s390, oldsig)
 	check_samples(_metadata, &self->cap, &self->syms, self->prog, path, 8, MIN_SAMPLES);
 }
 
+/*
+ * Uretprobes on functions of the leaf path: each replaced its return
+ * address, at its entry, with the [uprobes] trampoline, in r14, where leaf
+ * keeps it, or in the register save area, where a, b and c saved it.  The
+ * walk must put the real ones back: the chains are those without the
+ * probes.  Nothing else says which uretprobe a trampoline stands for than
+ * the stack pointer at the function's entry, 160 bytes below its CFA.
+ */
+static void uretprobes(struct __test_metadata *_metadata, struct _test_data_s390 *self,
+		       const char * const *funcs, unsigned int nr)
+{
+	char *argv[] = { self->prog, "leaf", "800", NULL };
+	struct perf_event_attr attr, ret[4];
+	uint64_t counts[4] = { 0 };
+	int err;
+
+	ASSERT_LE(nr, 4U);
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct elf_sym *fn = elf_syms_find(&self->syms, funcs[i]);
+
+		ASSERT_NE(NULL, fn);
+		ASSERT_EQ(0, chain_attr_uretprobe(&ret[i], self->prog,
+						  elf_vaddr_to_offset(&self->syms, fn->addr)))
+			TH_LOG("no uprobe PMU with a retprobe format bit");
+		/* Just there, counting: it changes the stack, it takes no samples. */
+		ret[i].sample_period = 0;
+		ret[i].sample_type = 0;
+		ret[i].defer_callchain = 0;
+		ret[i].mmap = 0;
+		ret[i].mmap2 = 0;
+	}
+	chain_attr_cpu_clock(&attr, 1000000);
+	err = chain_run_extra(&self->cap, &attr, argv, false, ret, nr, counts);
+	ASSERT_EQ(0, err) TH_LOG("cannot profile %s: %s", self->prog, strerror(-err));
+	ASSERT_TRUE(WIFEXITED(self->cap.exit_status) && !WEXITSTATUS(self->cap.exit_status))
+		TH_LOG("%s exited with status %#x", self->prog, self->cap.exit_status);
+	/*
+	 * a, b and c run once: their uretprobes fire once, at their return;
+	 * c calls leaf in a loop.
+	 */
+	for (unsigned int i = 0; i < nr; i++) {
+		if (strcmp(funcs[i], "leaf")) {
+			EXPECT_EQ(1U, counts[i])
+				TH_LOG("the uretprobe on %s fired %llu times", funcs[i],
+				       (unsigned long long)counts[i]);
+		} else {
+			EXPECT_LE(1U, counts[i])
+				TH_LOG("the uretprobe on leaf never fired");
+		}
+	}
+	check_samples(_metadata, &self->cap, &self->syms, self->prog, leaf_path, 5, MIN_SAMPLES);
+}
+
+/* On b, which saved its return address in the register save area. */
+TEST_F(s390, uretprobe_b)
+{
+	static const char * const funcs[] = { "b" };
+
+	uretprobes(_metadata, self, funcs, 1);
+}
+
+/* On the leaf, which keeps its return address in r14. */
+TEST_F(s390, uretprobe_leaf)
+{
+	static const char * const funcs[] = { "leaf" };
+
+	uretprobes(_metadata, self, funcs, 1);
+}
+
+/* On every function of the path but main. */
+TEST_F(s390, uretprobe_all)
+{
+	static const char * const funcs[] = { "leaf", "c", "b", "a" };
+
+	uretprobes(_metadata, self, funcs, 4);
+}
+
 TEST_HARNESS_MAIN

@@ -280,6 +280,7 @@ int main(int argc, char **argv)
 	} while (len);
 	lib_data = p - (const unsigned char *)(uintptr_t)lib.hdr_start;
 
+	/* Registrations only: the samples make the kernel find tables all along. */
 	before = ut_read_registrations();
 	if (!before)
 		die("read tables");

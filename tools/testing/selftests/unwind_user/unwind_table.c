@@ -3,14 +3,19 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "unwind_table.h"
@@ -167,38 +172,85 @@ unsigned int ut_count_lines(const char *tables)
 	return n;
 }
 
+/* The next line of @tables after @p, or NULL. */
+static const char *next_line(const char *p)
+{
+	p = strchr(p, '\n');
+	return p && p[1] ? p + 1 : NULL;
+}
+
+int ut_parse_line(const char *line, struct ut_line *l)
+{
+	unsigned long long s, e, a, b;
+	char buf[256], *p = buf;
+	int pos = 0;
+
+	memset(l, 0, sizeof(*l));
+	/* This line only: sscanf() would read on into the next. */
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(line, "\n"), line);
+	if (sscanf(p, "%llx-%llx %15s %15s %n", &s, &e, l->origin, l->format, &pos) != 4 ||
+	    !pos || s >= e)
+		return -1;
+	l->start = s;
+	l->end = e;
+	p += pos;
+	if (!strcmp(l->format, "eh_frame_hdr")) {
+		if (sscanf(p, "%llx %llu eh_frame %n", &a, &b, &pos) != 2)
+			return -1;
+		l->hdr = a;
+		l->hdr_size = b;
+		p += pos;
+	} else if (strcmp(l->format, "eh_frame")) {
+		/* A marker, a dropped entry, a PE image: the range only. */
+		return 0;
+	}
+	if (sscanf(p, "%llx %llu", &a, &b) != 2)
+		return -1;
+	l->eh_frame = a;
+	l->eh_frame_size = b;
+	return 0;
+}
+
 const char *ut_find_line(const char *tables, const struct prctl_eh_frame *desc)
 {
-	char want[128];
-	size_t len;
+	bool hdr = desc->format == PR_EH_FRAME_FORMAT_EH_FRAME_HDR;
+	struct ut_line l;
 
-	/* Without a header: .eh_frame exactly as registered. */
-	if (desc->format == PR_EH_FRAME_FORMAT_EH_FRAME) {
-		len = snprintf(want, sizeof(want), "%llx-%llx eh_frame %llx %llu",
-			       (unsigned long long)desc->text_start,
-			       (unsigned long long)(desc->text_start + desc->text_size),
-			       (unsigned long long)desc->eh_frame_start,
-			       (unsigned long long)desc->eh_frame_size);
-		for (const char *p = tables; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-			if (!strncmp(p, want, len) && (p[len] == '\n' || p[len] == ' '))
-				return p;
-		}
+	if (!hdr && desc->format != PR_EH_FRAME_FORMAT_EH_FRAME)
 		return NULL;
-	}
-
-	/* What follows is where .eh_frame starts, as the header says. */
-	len = snprintf(want, sizeof(want), "%llx-%llx eh_frame_hdr %llx %llu eh_frame ",
-		       (unsigned long long)desc->text_start,
-		       (unsigned long long)(desc->text_start + desc->text_size),
-		       (unsigned long long)desc->eh_frame_hdr_start,
-		       (unsigned long long)desc->eh_frame_hdr_size);
-	for (const char *p = tables; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		unsigned long long eh_start, eh_size;
-
-		if (strncmp(p, want, len) || sscanf(p + len, "%llx %llu", &eh_start, &eh_size) != 2)
+	for (const char *p = tables; p && *p; p = next_line(p)) {
+		if (ut_parse_line(p, &l) || strcmp(l.origin, "prctl") ||
+		    l.start != desc->text_start || l.end != desc->text_start + desc->text_size ||
+		    strcmp(l.format, hdr ? "eh_frame_hdr" : "eh_frame"))
 			continue;
-		/* Reads of .eh_frame stop where the registration said. */
-		if (eh_start + eh_size == desc->eh_frame_start + desc->eh_frame_size)
+		/* Without a header: .eh_frame exactly as registered. */
+		if (!hdr && l.eh_frame == desc->eh_frame_start &&
+		    l.eh_frame_size == desc->eh_frame_size)
+			return p;
+		/*
+		 * With one, .eh_frame starts where the header says, and reads
+		 * of it stop where the registration said.
+		 */
+		if (hdr && l.hdr == desc->eh_frame_hdr_start &&
+		    l.hdr_size == desc->eh_frame_hdr_size &&
+		    l.eh_frame + l.eh_frame_size == desc->eh_frame_start + desc->eh_frame_size)
+			return p;
+	}
+	return NULL;
+}
+
+const char *ut_find_origin(const char *tables, const char *origin, uint64_t start,
+			   uint64_t end, struct ut_line *l)
+{
+	bool found = origin && !strcmp(origin, "found");
+	struct ut_line tmp;
+
+	if (!l)
+		l = &tmp;
+	for (const char *p = tables; p && *p; p = next_line(p)) {
+		if (ut_parse_line(p, l) || l->start >= end || start >= l->end)
+			continue;
+		if (found ? strcmp(l->origin, "prctl") : !origin || !strcmp(l->origin, origin))
 			return p;
 	}
 	return NULL;
@@ -207,48 +259,203 @@ const char *ut_find_line(const char *tables, const struct prctl_eh_frame *desc)
 const char *ut_find_overlap(const char *tables, uint64_t start, uint64_t end,
 			    uint64_t *line_start, uint64_t *line_end, uint64_t *line_table)
 {
-	for (const char *p = tables; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		unsigned long long s, e, t;
+	struct ut_line l;
+	const char *p = ut_find_origin(tables, NULL, start, end, &l);
 
-		if (sscanf(p, "%llx-%llx %*s %llx", &s, &e, &t) != 3)
-			continue;
-		if (s < end && start < e) {
-			if (line_start)
-				*line_start = s;
-			if (line_end)
-				*line_end = e;
-			if (line_table)
-				*line_table = t;
-			return p;
-		}
-	}
-	return NULL;
+	if (!p)
+		return NULL;
+	if (line_start)
+		*line_start = l.start;
+	if (line_end)
+		*line_end = l.end;
+	if (line_table)
+		*line_table = l.hdr ?: l.eh_frame;
+	return p;
 }
 
-long ut_read_max(void)
+unsigned int ut_count_entries(const char *tables)
 {
-	FILE *f = fopen(UNWIND_TABLES_MAX_PATH, "r");
-	long max = -1;
+	unsigned int n = 0;
+	struct ut_line l;
+
+	for (const char *p = tables; p && *p; p = next_line(p))
+		n += !ut_parse_line(p, &l) && strcmp(l.format, "none");
+	return n;
+}
+
+/* A sysctl holding a number: its value, or -1. */
+static long read_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long val = -1;
 
 	if (!f)
 		return -1;
-	if (fscanf(f, "%ld", &max) != 1)
-		max = -1;
+	if (fscanf(f, "%ld", &val) != 1)
+		val = -1;
 	fclose(f);
-	return max;
+	return val;
 }
 
-int ut_write_max(long max)
+static int write_sysctl(const char *path, long val)
 {
 	char buf[32];
-	int fd = open(UNWIND_TABLES_MAX_PATH, O_WRONLY | O_CLOEXEC);
-	int len = snprintf(buf, sizeof(buf), "%ld\n", max);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int len = snprintf(buf, sizeof(buf), "%ld\n", val);
 	int ret;
 
 	if (fd < 0)
 		return -1;
 	ret = write(fd, buf, len) == len ? 0 : -1;
 	close(fd);
+	return ret;
+}
+
+long ut_read_max(void)
+{
+	return read_sysctl(UNWIND_TABLES_MAX_PATH);
+}
+
+int ut_write_max(long max)
+{
+	return write_sysctl(UNWIND_TABLES_MAX_PATH, max);
+}
+
+int ut_read_discover(void)
+{
+	return read_sysctl(UNWIND_TABLES_DISCOVER_PATH);
+}
+
+int ut_write_discover(int on)
+{
+	return write_sysctl(UNWIND_TABLES_DISCOVER_PATH, on);
+}
+
+int ut_sample_task(pid_t pid, uint64_t period_ns)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.sample_period = period_ns,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+		.exclude_callchain_kernel = 1,
+		.defer_callchain = 1,
+	};
+	long fd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static volatile unsigned long spin_sink;
+
+void ut_spin_program(void *arg)
+{
+	(void)arg;
+	for (unsigned long i = 0; i < 100000; i++)
+		spin_sink += i;
+}
+
+#ifdef __x86_64__
+/* The x86-64 psABI's argument of __tls_get_addr(). */
+struct tls_index {
+	unsigned long module, offset;
+};
+
+/*
+ * __tls_get_addr() is the dynamic linker's, exported for code that uses
+ * the general-dynamic TLS model: ask it for libc's (which has TLS, so has a
+ * module ID) block, again and again.
+ */
+void ut_spin_ld_so(void *arg)
+{
+	static void *(*tls_get_addr)(struct tls_index *);
+	static struct tls_index ti;
+	void *libc;
+
+	(void)arg;
+	if (!tls_get_addr) {
+		libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+		if (!libc || dlinfo(libc, RTLD_DI_TLS_MODID, &ti.module) || !ti.module)
+			return;
+		tls_get_addr = (void *(*)(struct tls_index *))dlsym(RTLD_DEFAULT,
+								     "__tls_get_addr");
+		if (!tls_get_addr)
+			return;
+	}
+	for (unsigned long i = 0; i < 20000; i++)
+		spin_sink += (uintptr_t)tls_get_addr(&ti);
+}
+#else
+void ut_spin_ld_so(void *arg)
+{
+	(void)arg;
+}
+#endif
+
+void ut_spin_vdso(void *arg)
+{
+	struct timespec ts;
+
+	(void)arg;
+	for (unsigned long i = 0; i < 5000; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		spin_sink += ts.tv_nsec;
+	}
+}
+
+static double thread_cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int ut_discover(uint64_t start, uint64_t end, void (*spin)(void *), void *arg,
+		unsigned int ms, struct ut_line *l)
+{
+	/* A sample every 200 us of CPU time: a few dozen a spin under TCG. */
+	int fd = ut_sample_task(0, 200000), ret = -ETIMEDOUT;
+	double stop = thread_cpu_ms() + ms;
+	char *tables;
+
+	if (fd < 0)
+		return fd;
+	do {
+		for (int i = 0; i < 8; i++)
+			spin(arg);
+		tables = ut_read_tables();
+		if (!tables) {
+			ret = -errno;
+			break;
+		}
+		if (ut_find_origin(tables, "found", start, end, l))
+			ret = 0;
+		free(tables);
+	} while (ret && thread_cpu_ms() < stop);
+	close(fd);
+	return ret;
+}
+
+int ut_debugfs_counter(const char *file, const char *name, long long *val)
+{
+	char path[128], line[128], fmt[64];
+	int ret = -1;
+	FILE *f;
+
+	if (access("/sys/kernel/debug/unwind_user", R_OK))
+		mount("none", "/sys/kernel/debug", "debugfs", 0, NULL);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/unwind_user/%s", file);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	snprintf(fmt, sizeof(fmt), "%s %%lld", name);
+	while (ret && fgets(line, sizeof(line), f))
+		ret = sscanf(line, fmt, val) == 1 ? 0 : -1;
+	fclose(f);
 	return ret;
 }
 
@@ -267,7 +474,7 @@ bool ut_kmsg_splat(int fd, char *msg, size_t size)
 {
 	static const char * const bad[] = {
 		"WARNING:", "BUG:", "Oops", "kernel BUG", "refcount_t",
-		"general protection",
+		"general protection", "UBSAN:",
 	};
 	char rec[8192];
 	bool found = false;
@@ -308,16 +515,22 @@ void ut_print_lines(const char *title, const char *text)
 	fflush(stdout);
 }
 
-char *ut_read_registrations(void)
+/*
+ * The lines of /proc/self/unwind_tables, less the cache's, the indexes'
+ * sizes, and, with @prctl_only, those of what the kernel found.
+ */
+static char *read_lines(bool prctl_only)
 {
 	char *tables = ut_read_tables(), *line, *end;
 
 	for (line = tables; line && *line; line = end) {
+		struct ut_line l;
 		char *index;
 
 		end = strchr(line, '\n');
 		end = end ? end + 1 : line + strlen(line);
-		if (!strncmp(line, "cache ", 6)) {
+		if (!strncmp(line, "cache ", 6) ||
+		    (prctl_only && (ut_parse_line(line, &l) || strcmp(l.origin, "prctl")))) {
 			memmove(line, end, strlen(end) + 1);
 			end = line;
 			continue;
@@ -337,4 +550,14 @@ char *ut_read_registrations(void)
 		}
 	}
 	return tables;
+}
+
+char *ut_read_registrations(void)
+{
+	return read_lines(true);
+}
+
+char *ut_read_entries(void)
+{
+	return read_lines(false);
 }

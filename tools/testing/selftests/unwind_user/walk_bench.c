@@ -5,16 +5,26 @@
  * this process's own stack, 32 distinct functions deep, many times.
  *
  *	walk_bench-fp fp [WALKS]	frame pointers: every table of the
- *					process is unregistered first, so the
- *					kernel walks frame pointers only
+ *					process is unregistered first, and
+ *					kernel.unwind_tables_discover is 0
+ *					for the run, so the kernel walks
+ *					frame pointers only
  *	walk_bench uaccess [N]		104 bytes of user memory read N
  *					times with one copy_from_user(),
  *					with a user access window and
  *					unsafe_get_user(), and with get_user()
+ *	walk_bench libc [WALKS]		no frame pointers, through libc (the
+ *					32 functions called back by qsort()):
+ *					"discover", every table the kernel
+ *					found forgotten before each walk (the
+ *					first sample of a process, its files
+ *					in the page cache), next to cold and
+ *					warm; also in ns per walk
  *	walk_bench cfi [WALKS]		no frame pointers: the walk reads the
- *					tables registered at exec, with the
- *					frame cache emptied before each walk
- *					(cold), then kept (warm)
+ *					tables the kernel found at a first,
+ *					untimed walk, with the frame cache
+ *					emptied before each walk (cold), then
+ *					kept (warm)
  *
  * Each prints one line per run, "walk_bench MODE: F frames, N ns/frame",
  * with F checked against the depth.  The stack starts at chain_root(),
@@ -96,6 +106,27 @@ asm(".text\n"
 	"	.cfi_endproc\n"
 	".size chain_root, .-chain_root\n");
 
+/* The walks start under qsort() in libc, through its callback. */
+static bool via_libc, libc_pending;
+
+static int cmp_calls_f0(const void *a, const void *b)
+{
+	/* One run of walks per qsort(): the first comparison makes it. */
+	if (libc_pending) {
+		libc_pending = false;
+		f0();
+	}
+	return *(const int *)a - *(const int *)b;
+}
+
+static NOINLINE void libc_root(void)
+{
+	int v[2] = { 2, 1 };
+
+	qsort(v, 2, sizeof(v[0]), cmp_calls_f0);
+	asm volatile("" ::: "memory");
+}
+
 static int run(const char *mode, const char *cmd)
 {
 	unsigned long walks, frames;
@@ -103,7 +134,8 @@ static int run(const char *mode, const char *cmd)
 
 	bench_cmd = cmd;
 	bench_len = strlen(cmd);
-	chain_root(f0);
+	libc_pending = true;
+	chain_root(via_libc ? libc_root : f0);
 	if (bench_ret < 0) {
 		fprintf(stderr, "walk_bench: %s: %s\n", cmd, strerror(-bench_ret));
 		return -1;
@@ -118,13 +150,22 @@ static int run(const char *mode, const char *cmd)
 		fprintf(stderr, "walk_bench: %s: bad answer: %s\n", cmd, bench_out);
 		return -1;
 	}
-	printf("walk_bench %s: %lu frames, %.1f ns/frame\n", mode, frames,
-	       (double)ns / walks / frames);
+	printf("walk_bench %s: %lu frames, %.1f ns/frame, %.1f ns/walk\n", mode,
+	       frames, (double)ns / walks / frames, (double)ns / walks);
+	/*
+	 * Under qsort(): bottom, f31..f0, the comparison, glibc's sort
+	 * (a few frames), libc_root, chain_root.
+	 */
+	if (via_libc && (frames < DEPTH + 5 || frames > DEPTH + 12)) {
+		fprintf(stderr, "walk_bench: %s: %lu frames, want %d to %d\n", mode,
+			frames, DEPTH + 5, DEPTH + 12);
+		return -1;
+	}
 	/*
 	 * bottom, f31..f0, chain_root; the frame-pointer walk stops before
 	 * chain_root, whose caller's frame pointer it finds 0.
 	 */
-	if (frames < DEPTH + 1 || frames > DEPTH + 2) {
+	if (!via_libc && (frames < DEPTH + 1 || frames > DEPTH + 2)) {
 		fprintf(stderr, "walk_bench: %s: %lu frames, want %d or %d\n", mode,
 			frames, DEPTH + 1, DEPTH + 2);
 		return -1;
@@ -159,23 +200,31 @@ static int run_uaccess(const char *n)
 	return 0;
 }
 
-/* Unregister everything: with no table, the kernel walks frame pointers. */
+/*
+ * Unregister everything, registered or found (unregistering takes either):
+ * with no table, the kernel walks frame pointers.
+ */
 static int unregister_all(void)
 {
 	char *tables = ut_read_tables(), *line;
-	unsigned long start, end;
-	int ret = 0;
+	struct ut_line l;
+	int ret = 0, err;
 
 	if (!tables)
 		return -1;
 	for (line = tables; line && *line; line = strchr(line, '\n')) {
 		if (*line == '\n')
 			line++;
-		if (sscanf(line, "%lx-%lx eh_frame_hdr", &start, &end) != 2)
+		if (ut_parse_line(line, &l) || (strcmp(l.format, "eh_frame_hdr") &&
+						strcmp(l.format, "eh_frame")))
 			continue;
-		if (ut_unregister(start, end)) {
-			fprintf(stderr, "walk_bench: unregister %lx-%lx: %s\n", start, end,
-				strerror(errno));
+		err = ut_unregister_format(strcmp(l.format, "eh_frame") ?
+					   PR_EH_FRAME_FORMAT_EH_FRAME_HDR :
+					   PR_EH_FRAME_FORMAT_EH_FRAME, l.start, l.end);
+		if (err) {
+			fprintf(stderr, "walk_bench: unregister %llx-%llx: %s\n",
+				(unsigned long long)l.start, (unsigned long long)l.end,
+				strerror(-err));
 			ret = -1;
 		}
 	}
@@ -186,11 +235,11 @@ static int unregister_all(void)
 int main(int argc, char **argv)
 {
 	const char *walks = argc > 2 ? argv[2] : "20000";
-	char cold[32], warm[32];
+	char cold[32], warm[32], discover[32];
 
 	if (argc < 2 || (strcmp(argv[1], "fp") && strcmp(argv[1], "cfi") &&
-			 strcmp(argv[1], "uaccess"))) {
-		fprintf(stderr, "usage: walk_bench fp|cfi|uaccess [WALKS]\n");
+			 strcmp(argv[1], "uaccess") && strcmp(argv[1], "libc"))) {
+		fprintf(stderr, "usage: walk_bench fp|cfi|libc|uaccess [WALKS]\n");
 		return 2;
 	}
 	bench_fd = open(BENCH_PATH, O_RDWR);
@@ -200,14 +249,38 @@ int main(int argc, char **argv)
 	}
 	snprintf(cold, sizeof(cold), "cold %s", walks);
 	snprintf(warm, sizeof(warm), "warm %s", walks);
+	snprintf(discover, sizeof(discover), "discover %s", walks);
 
 	if (!strcmp(argv[1], "uaccess"))
 		return run_uaccess(walks) ? 1 : 0;
 	if (!strcmp(argv[1], "fp")) {
-		if (unregister_all())
+		int discover = ut_read_discover(), ret;
+
+		/* Else the walk would find the tables again. */
+		if (discover < 0 || ut_write_discover(0)) {
+			perror("walk_bench: " UNWIND_TABLES_DISCOVER_PATH);
 			return 1;
-		return run("fp", warm) ? 1 : 0;
+		}
+		ret = unregister_all() || run("fp", warm);
+		if (ut_write_discover(discover)) {
+			perror("walk_bench: " UNWIND_TABLES_DISCOVER_PATH);
+			ret = 1;
+		}
+		return ret;
 	}
+	/* The tables found anew at every walk, then known, then cached. */
+	if (!strcmp(argv[1], "libc")) {
+		via_libc = true;
+		if (run("libc-discover", discover) || run("libc-cold", cold) ||
+		    run("libc-warm", warm))
+			return 1;
+		return 0;
+	}
+	/* One walk finds the tables: what the timed ones measure is lookups. */
+	bench_cmd = "warm 1";
+	bench_len = strlen(bench_cmd);
+	libc_pending = false;
+	chain_root(f0);
 	if (run("cfi-cold", cold) || run("cfi-warm", warm))
 		return 1;
 	return 0;

@@ -9,7 +9,7 @@
  *   workload spin MS		call the chain once; d spins for MS ms of CPU time
  *   workload threads N MS	the same in N threads (thread_main -> a -> ...)
  *   workload fork MS		the same in a forked child (main -> a -> ...)
- *   workload exec PROG MS	exec PROG spin MS (registrations are replaced)
+ *   workload exec PROG MS	exec PROG spin MS (the registry starts anew)
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -14,8 +14,19 @@
  * child's CPU time (getrusage, from the scheduler's exact runtime) less
  * that of the same spin without sampling, divided by the samples.
  *
+ * A second test is the worst a table that cannot be indexed may cost: a
+ * bare .eh_frame of the largest size the kernel indexes (32 MiB, a CIE for
+ * every FDE, more than the index's CIE cache holds) whose last page faults,
+ * over the text of a frame-pointer chain as deep as a deferred callchain
+ * holds.  Every frame's lookup finds that table; the index build fails
+ * with -EFAULT.  The kernel must read it once, not once per frame or per
+ * sample (debugfs unwind_user/registry counts index builds and the bytes
+ * they read), and the chains go on with frame pointers.  Its CPU per sample is printed
+ * next to that of the same chain with no table at all.
+ *
  *	worst_sample			the tests
- *	worst_sample child MODE N	the child: MODE "worst" or "leaf"
+ *	worst_sample child MODE N	the child: MODE "worst", "leaf",
+ *					"badindex" or "fpchain"
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -65,6 +76,31 @@ static const unsigned char spin_code[] = {
 /* The loop: where a sample sees the crafted stack */
 #define SPIN_START	6
 #define SPIN_END	11
+
+/*
+ * mov %rsp,%rax; mov %rbp,%r8; mov %rdi,%rsp; mov %rdx,%rbp;
+ * 1: dec %rsi; jnz 1b; mov %r8,%rbp; mov %rax,%rsp; ret
+ * The same spin with %rbp at the frame-pointer chain at %rdx.
+ */
+static const unsigned char fp_spin_code[] = {
+	0x48, 0x89, 0xe0, 0x49, 0x89, 0xe8, 0x48, 0x89, 0xfc, 0x48, 0x89, 0xd5,
+	0x48, 0xff, 0xce, 0x75, 0xfb, 0x4c, 0x89, 0xc5, 0x48, 0x89, 0xc4, 0xc3,
+};
+
+#define FP_OFF		0x400
+#define FP_SPIN_START	12
+#define FP_SPIN_END	17
+/* The return addresses of the chain: in the text page, never executed */
+#define FP_RET_OFF	0x800
+/* More frames than a deferred callchain holds (a 4 KiB page of entries) */
+#define FP_FRAMES	600
+/* A chain the test accepts as whole: the deferred unwinder's limit, less slack */
+#define FP_MIN_CHAIN	500U
+
+/* eh_frame.c's largest bare .eh_frame */
+#define BIG_TABLE	(32UL << 20)
+/* What the indexes of the child's own objects may read besides */
+#define SMALL_READS	(1UL << 20)
 
 /* DWARF CFA opcodes and register numbers (x86-64 psABI) */
 #define CFA_nop			0x00
@@ -239,12 +275,97 @@ static int circle_setup(struct circle *c, bool worst)
 	return ut_register(&c->desc);
 }
 
+/*
+ * The text page with the frame-pointer spin and, for @bad, the 32 MiB
+ * .eh_frame over it: CIE, FDE, CIE, FDE, ... (each FDE for a range outside
+ * the text, so that none would be indexed), up to its last page, which is
+ * made unreadable once the table is registered.  Sets @frames to the top
+ * of the chain.
+ */
+static int fp_setup(struct circle *c, bool bad, unsigned long **frames)
+{
+	static const unsigned char plain_cie[] = {	/* CFA = sp + 8, RA at CFA - 8 */
+		CFA_def_cfa, REG_SP, 8, CFA_offset_r16, 1,
+	};
+	unsigned long text, eh, *f;
+	size_t pair = 0, cie;
+	struct buf b;
+	int ret, i;
+
+	c->text = mmap((void *)TEXT_ADDR, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	c->stack = calloc(2 * FP_FRAMES + 64, sizeof(*c->stack));
+	if (c->text != (void *)TEXT_ADDR || !c->stack)
+		return -ENOMEM;
+	memset(c->text, 0xcc, 4096);
+	memcpy(c->text + FP_OFF, fp_spin_code, sizeof(fp_spin_code));
+	if (mprotect(c->text, 4096, PROT_READ | PROT_EXEC))
+		return -errno;
+	text = (uintptr_t)c->text;
+
+	/* Frame i: the next frame's %rbp, then its return address. */
+	f = c->stack + 32;
+	for (i = 0; i < FP_FRAMES; i++) {
+		f[2 * i] = i + 1 < FP_FRAMES ? (uintptr_t)&f[2 * i + 2] : 0;
+		f[2 * i + 1] = text + FP_RET_OFF + 8 * (i % 0xe0);
+	}
+	*frames = f;
+	if (!bad)
+		return 0;
+
+	c->tables_size = BIG_TABLE;
+	c->tables = mmap((void *)TABLES_ADDR, c->tables_size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (c->tables != (void *)TABLES_ADDR)
+		return -ENOMEM;
+	eh = (uintptr_t)c->tables;
+	b = (struct buf){ .p = c->tables };
+	while (!pair || b.len + pair <= BIG_TABLE - 4096) {
+		size_t start = b.len;
+
+		cie = add_cie(&b, "zR", plain_cie, sizeof(plain_cie));
+		/* 104 bytes of FDE: 128 a pair, so that the pairs end at the page. */
+		add_fde(&b, eh, cie, text + 0x100000, NULL, 0, 87);
+		if (!pair)
+			pair = b.len - start;
+	}
+	if ((BIG_TABLE - 4096) % pair || b.len != BIG_TABLE - 4096)
+		return -EINVAL;
+
+	c->desc = (struct prctl_eh_frame){
+		.format = PR_EH_FRAME_FORMAT_EH_FRAME,
+		.text_start = text, .text_size = 4096,
+		.eh_frame_start = eh, .eh_frame_size = BIG_TABLE,
+	};
+	ret = ut_register(&c->desc);
+	if (ret)
+		return ret;
+	/* The build reads up to here, and faults. */
+	if (mprotect(c->tables + BIG_TABLE - 4096, 4096, PROT_NONE))
+		return -errno;
+	return 0;
+}
+
 static int child(const char *mode, long spin)
 {
 	void (*fn)(unsigned long *sp, long n);
 	struct circle c;
 	int ret;
 
+	if (!strcmp(mode, "badindex") || !strcmp(mode, "fpchain")) {
+		void (*fp_fn)(unsigned long *sp, long n, unsigned long *fp);
+		unsigned long *frames;
+
+		ret = fp_setup(&c, !strcmp(mode, "badindex"), &frames);
+		if (ret) {
+			fprintf(stderr, "worst_sample: cannot set up %s: %s\n", mode,
+				strerror(-ret));
+			return 1;
+		}
+		fp_fn = (void (*)(unsigned long *, long, unsigned long *))(c.text + FP_OFF);
+		fp_fn(&c.stack[16], spin, frames);
+		return 0;
+	}
 	ret = circle_setup(&c, !strcmp(mode, "worst"));
 	if (ret) {
 		fprintf(stderr, "worst_sample: cannot register the table: %s\n", strerror(-ret));
@@ -312,9 +433,12 @@ static void run_sampled(struct __test_metadata *_metadata, const char *mode,
 		const struct chain_sample *s = &cap.samples[i];
 		unsigned int in_text = 0;
 
-		/* The spin's samples: the ip is in the down function's code. */
-		if (!s->resolved || !s->nr || s->ip < TEXT_ADDR + DOWN_OFF + SPIN_START ||
-		    s->ip >= TEXT_ADDR + DOWN_OFF + SPIN_END)
+		/* The spin's samples: the ip is in the spin loop. */
+		if (!s->resolved || !s->nr ||
+		    ((s->ip < TEXT_ADDR + DOWN_OFF + SPIN_START ||
+		      s->ip >= TEXT_ADDR + DOWN_OFF + SPIN_END) &&
+		     (s->ip < TEXT_ADDR + FP_OFF + FP_SPIN_START ||
+		      s->ip >= TEXT_ADDR + FP_OFF + FP_SPIN_END)))
 			continue;
 		for (unsigned int j = 0; j < s->nr; j++)
 			in_text += s->ips[j] >= TEXT_ADDR && s->ips[j] < TEXT_ADDR + 4096;
@@ -396,6 +520,66 @@ TEST_F_TIMEOUT(worst, circle_bounded, 900)
 	       (cw - cl) / 1e3);
 	printf("# worst: the spins alone, unsampled: %.0f ms, %.0f ms\n",
 	       spin_leaf / 1e6, spin_worst / 1e6);
+}
+
+/*
+ * The table that cannot be indexed, under samples through the deepest
+ * chain: read once in the whole run (by the first sample that met it; the
+ * failure stays until the registry changes), every chain whole by frame
+ * pointers.
+ */
+TEST_F_TIMEOUT(worst, failed_index_built_once, 900)
+{
+	double c_fp[ROUNDS], c_bad[ROUNDS], spin_fp = 0, spin_bad = 0, cf, cb;
+	long long builds0, builds1, read0, read1, max_builds = 0, max_read = 0;
+	struct sampled fp, bad;
+
+	for (int i = 0; i < ROUNDS; i++) {
+		spin_fp = run_unsampled(_metadata, "fpchain");
+		run_sampled(_metadata, "fpchain", &fp);
+		spin_bad = run_unsampled(_metadata, "badindex");
+		ASSERT_EQ(0, ut_debugfs_counter("registry", "index_builds", &builds0));
+		ASSERT_EQ(0, ut_debugfs_counter("registry", "index_read", &read0));
+		run_sampled(_metadata, "badindex", &bad);
+		ASSERT_EQ(0, ut_debugfs_counter("registry", "index_builds", &builds1));
+		ASSERT_EQ(0, ut_debugfs_counter("registry", "index_read", &read1));
+
+		ASSERT_LE(20U, fp.samples);
+		ASSERT_LE(20U, bad.samples);
+		EXPECT_LE(FP_MIN_CHAIN, fp.min_in_text);
+		EXPECT_LE(FP_MIN_CHAIN, bad.min_in_text)
+			TH_LOG("the chains must go on with frame pointers");
+		/*
+		 * The table read through once, to its unreadable page, and
+		 * not again: each further build of it would read 32 MiB.
+		 * The rest are the small indexes of the objects the kernel
+		 * found under samples of the child's setup (its program,
+		 * libc, ld.so).
+		 */
+		EXPECT_LE((long long)(BIG_TABLE - 4096), read1 - read0);
+		EXPECT_GE((long long)(BIG_TABLE + SMALL_READS), read1 - read0)
+			TH_LOG("%lld index builds for %u samples, %lld MiB read",
+			       builds1 - builds0, bad.samples, (read1 - read0) >> 20);
+		if (builds1 - builds0 > max_builds)
+			max_builds = builds1 - builds0;
+		if (read1 - read0 > max_read)
+			max_read = read1 - read0;
+
+		c_fp[i] = (fp.cpu_ns - spin_fp) / fp.samples;
+		c_bad[i] = (bad.cpu_ns - spin_bad) / bad.samples;
+	}
+	cf = median3(c_fp[0], c_fp[1], c_fp[2]);
+	cb = median3(c_bad[0], c_bad[1], c_bad[2]);
+	printf("# badindex: medians of %d rounds, chains of %u-%u frames\n", ROUNDS,
+	       bad.min_in_text, bad.max_in_text);
+	printf("# badindex: frame pointers, no table: %u samples, %.1f us of CPU per sample\n",
+	       fp.samples, cf / 1e3);
+	printf("# badindex: a 32 MiB table that faults: %u samples, %.1f us of CPU per sample\n",
+	       bad.samples, cb / 1e3);
+	printf("# badindex: at most %lld index build(s) per run (the table's and the %s), "
+	       "%.2f MiB read\n", max_builds, "child's objects'", max_read / 1048576.0);
+	printf("# badindex: the run's whole extra CPU, the build included: %.1f ms\n",
+	       (cb - cf) * bad.samples / 1e6);
 }
 
 int main(int argc, char **argv)

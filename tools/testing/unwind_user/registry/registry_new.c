@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kernel/unwind/registry.c, unchanged, with stand-ins for the table reader
- * it calls (eh_frame.c) and the interface the tests use (regtest.h).
+ * it calls (eh_frame.c), for the discovery of tables (discover.c) and the
+ * interface the tests use (regtest.h).
  */
 /* The harness' base headers (tools/testing/shared), which come first. */
 #include <shared.h>
@@ -11,6 +12,21 @@
 #define noinline_for_stack	noinline
 #endif
 
+/*
+ * What cache.c needs of <linux/percpu.h> and <linux/cache.h> beyond the
+ * harness' shims (tools/testing/shared): one CPU.  The counters are
+ * allocated as the cache is (shim.c), to fail on demand.
+ */
+#define __percpu
+#define alloc_percpu_gfp(type, gfp)	((type *)test_kvzalloc(sizeof(type), \
+							      gfp))
+#define free_percpu(ptr)		free(ptr)
+#define this_cpu_inc(var)		__atomic_add_fetch(&(var), 1, \
+							   __ATOMIC_RELAXED)
+#define for_each_possible_cpu(cpu)	for ((cpu) = 0; (cpu) < 1; (cpu)++)
+#define num_possible_cpus()		1U
+#define ____cacheline_aligned_in_smp	__attribute__((__aligned__(64)))
+
 #include "../../../../kernel/unwind/registry.c"
 #include "../../../../kernel/unwind/cache.c"
 
@@ -18,15 +34,22 @@
 
 const char reg_version[] = "kernel/unwind/registry.c";
 
+/* <linux/kmod.h>: what a test makes request_module() do (NULL: nothing). */
+int (*test_request_module)(const char *name);
+
 /*
  * The reader's stand-ins.  The header is not read: the section takes the
  * ranges of @desc, and a serial number in place of its search table, which
- * tells the tests which registration a lookup copied.
+ * tells the tests which registration a lookup copied.  A section without a
+ * header has no search table (the registry then needs an index): its
+ * serial goes in fde_count, which only the real reader reads.
  */
 int eh_frame_section_init(struct eh_frame_section *sec,
 			  const struct unwind_user_eh_frame *desc,
 			  const void *hdr_data)
 {
+	unsigned long serial = test_table_new_serial();
+
 	*sec = (struct eh_frame_section){
 		.text_start = desc->text_start,
 		.text_end = desc->text_end,
@@ -34,18 +57,27 @@ int eh_frame_section_init(struct eh_frame_section *sec,
 		.hdr_end = desc->hdr_end,
 		.eh_frame_start = desc->eh_frame_start,
 		.eh_frame_end = desc->eh_frame_end,
-		.table = test_table_new_serial(),
+		.table = desc->hdr_start ? serial : 0,
+		.fde_count = desc->hdr_start ? 0 : serial,
 		.ptr_size = desc->ptr_size,
 	};
 	return 0;
 }
 
+static unsigned long sec_serial(const struct eh_frame_section *sec)
+{
+	return sec->table ?: sec->fde_count;
+}
+
+/* As eh_frame.c's, but the serial in place of the table stays. */
 void eh_frame_section_move(struct eh_frame_section *sec, unsigned long delta)
 {
 	sec->text_start += delta;
 	sec->text_end += delta;
-	sec->hdr_start += delta;
-	sec->hdr_end += delta;
+	if (sec->hdr_start) {
+		sec->hdr_start += delta;
+		sec->hdr_end += delta;
+	}
 	sec->eh_frame_start += delta;
 	sec->eh_frame_end += delta;
 }
@@ -53,31 +85,53 @@ void eh_frame_section_move(struct eh_frame_section *sec, unsigned long delta)
 /*
  * An index is a real allocation, so that a leak or a double free of it
  * shows under the sanitizers (but not among the registry's blocks, which
- * the tests count); it names the registration it was built for.
+ * the tests count); it names the registration it was built for, and has
+ * the size the test gave it (test_index_set()).
  */
 struct eh_frame_index {
 	struct rcu_head	rcu;
 	unsigned long	table;
+	size_t		bytes;
 };
 
-struct eh_frame_index *eh_frame_index_build(const struct eh_frame_section *sec)
+struct eh_frame_index *eh_frame_index_build(const struct eh_frame_section *sec,
+					    size_t max_bytes, size_t *read)
 {
-	struct eh_frame_index *index = calloc(1, sizeof(*index));
+	struct eh_frame_index *index;
+	size_t got, bytes;
+	int err;
 
+	err = test_index_build(&got, &bytes);
+	if (read)
+		*read = got;
+	if (err)
+		return ERR_PTR(err);
+	if (!bytes)
+		bytes = sizeof(*index);
+	if (bytes > max_bytes)
+		return ERR_PTR(-ENOSPC);
+	index = calloc(1, sizeof(*index));
 	if (!index)
 		return ERR_PTR(-ENOMEM);
-	index->table = sec->table;
+	index->table = sec_serial(sec);
+	index->bytes = bytes;
 	return index;
 }
 
 size_t eh_frame_index_bytes(const struct eh_frame_index *index)
 {
-	return sizeof(*index);
+	return index->bytes;
 }
 
+static void eh_frame_index_free_rcu(struct rcu_head *head)
+{
+	free(container_of(head, struct eh_frame_index, rcu));
+}
+
+/* As eh_frame.c's: /proc and the cap's sum read indexes under RCU. */
 void eh_frame_index_free(struct eh_frame_index *index)
 {
-	free(index);
+	call_rcu(&index->rcu, eh_frame_index_free_rcu);
 }
 
 /*
@@ -89,20 +143,23 @@ int eh_frame_find_fde(const struct eh_frame_section *sec,
 		      struct eh_frame_index *index, unsigned long pc,
 		      struct eh_frame_fde *fde)
 {
-	int ret = test_table_find(sec->text_start, sec->table);
+	int ret = test_table_find(sec->text_start, sec_serial(sec));
 
-	if (index && index->table != sec->table)
+	if (index && index->table != sec_serial(sec))
 		return -EBADF;
 	if (!ret)
-		fde->pc_begin = sec->table;
+		fde->pc_begin = sec_serial(sec);
 	return ret;
 }
 
+/* Without budget left, cfi.c's runs no instruction of the CIE: it fails. */
 int cfi_find_row(const struct eh_frame_section *sec,
 		 const struct eh_frame_regs *regs,
 		 const struct eh_frame_fde *fde, unsigned long pc,
 		 struct cfi_row *row, unsigned int *budget)
 {
+	if (budget && !*budget)
+		return -EOPNOTSUPP;
 	*row = (struct cfi_row){
 		.cells.cfa.off = (u32)fde->pc_begin,
 		.cells.ra.off = (u32)((u64)fde->pc_begin >> 32),
@@ -121,13 +178,6 @@ int cfi_row_frame(const struct eh_frame_section *sec,
 	return 0;
 }
 
-/* The interface of regtest.h. */
-
-void reg_mm_init(struct mm_struct *mm)
-{
-	unwind_user_mm_init(mm);
-}
-
 static struct unwind_user_eh_frame obj_desc(unsigned long base)
 {
 	return (struct unwind_user_eh_frame){
@@ -141,11 +191,251 @@ static struct unwind_user_eh_frame obj_desc(unsigned long base)
 	};
 }
 
+/*
+ * discover.c's stand-in.  The objects the tests declare (by base, in every
+ * mm) have a table to find, or none; discovery finds nothing elsewhere, as
+ * when it has nothing to probe (kernel.unwind_tables_discover 0, the budget
+ * spent).  As discover.c: the object is read without the mmap lock, then
+ * its entry, or a marker, goes in under the write lock if the executable
+ * mapping is still there; a registration that came first wins.
+ */
+#define MAX_DISCOVERABLE	64
+
+static pthread_mutex_t found_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	unsigned long		base;
+	enum reg_found		what;
+} found[MAX_DISCOVERABLE];
+static bool discover_off;
+static long discover_calls;
+void (*test_discover_hook)(struct mm_struct *mm, unsigned long pc);
+
+void reg_set_discoverable(unsigned long base, enum reg_found what)
+{
+	int i, free_slot = -1;
+
+	pthread_mutex_lock(&found_lock);
+	for (i = 0; i < MAX_DISCOVERABLE; i++) {
+		if (found[i].base == base)
+			break;
+		if (!found[i].base && free_slot < 0)
+			free_slot = i;
+	}
+	if (i == MAX_DISCOVERABLE) {
+		if (free_slot < 0)
+			abort();
+		i = free_slot;
+	}
+	found[i].base = what == REG_FOUND_NOTHING ? 0 : base;
+	found[i].what = what;
+	pthread_mutex_unlock(&found_lock);
+}
+
+void reg_set_discover_enabled(bool on)
+{
+	__atomic_store_n(&discover_off, !on, __ATOMIC_RELAXED);
+}
+
+long reg_discover_calls(void)
+{
+	return __atomic_load_n(&discover_calls, __ATOMIC_RELAXED);
+}
+
+static enum reg_found found_at(unsigned long pc, unsigned long *base)
+{
+	enum reg_found what = REG_FOUND_NOTHING;
+	int i;
+
+	pthread_mutex_lock(&found_lock);
+	for (i = 0; i < MAX_DISCOVERABLE; i++) {
+		if (found[i].base && pc >= found[i].base &&
+		    pc < found[i].base + OBJ_TEXT_SIZE) {
+			what = found[i].what;
+			*base = found[i].base;
+		}
+	}
+	pthread_mutex_unlock(&found_lock);
+	return what;
+}
+
+bool unwind_user_discover_enabled(void)
+{
+	return !__atomic_load_n(&discover_off, __ATOMIC_RELAXED);
+}
+
+int unwind_user_discover(struct mm_struct *mm, unsigned long pc,
+			 unsigned int *budget)
+{
+	struct unwind_user_entry *e = NULL;
+	struct unwind_user_eh_frame desc;
+	struct vm_area_struct *vma;
+	unsigned long base = 0;
+	enum reg_found what;
+	int ret;
+
+	__atomic_add_fetch(&discover_calls, 1, __ATOMIC_RELAXED);
+	if (!unwind_user_discover_enabled())
+		return -ENOENT;
+	what = found_at(pc, &base);
+	if (what == REG_FOUND_NOTHING)
+		return -ENOENT;
+	if (what == REG_FOUND_TABLE) {
+		desc = obj_desc(base);
+		e = unwind_user_entry_create(&desc, NULL,
+					     UNWIND_USER_ORIGIN_FILE);
+		if (IS_ERR(e))
+			return PTR_ERR(e);
+	}
+	if (test_discover_hook)
+		test_discover_hook(mm, pc);
+
+	mmap_write_lock(mm);
+	vma = vma_lookup(mm, pc);
+	if (!vma || !(vma->vm_flags & VM_EXEC)) {
+		ret = -EAGAIN;
+		goto out;
+	}
+	if (e) {
+		ret = unwind_user_add_entry_locked(mm, e);
+		if (!ret) {
+			e = NULL;
+			goto out;
+		}
+		if (ret == -ENOMEM || ret == -ENOSPC)
+			goto out;
+	}
+	ret = unwind_user_add_none_locked(mm, pc, vma->vm_start, vma->vm_end);
+	if (ret == -EEXIST)
+		ret = 0;
+out:
+	mmap_write_unlock(mm);
+	if (e)
+		unwind_user_entry_discard(e);
+	return ret;
+}
+
+/* The interface of regtest.h. */
+
+void reg_mm_init(struct mm_struct *mm)
+{
+	unwind_user_mm_init(mm);
+}
+
+static enum reg_origin reg_origin_of(enum unwind_user_origin origin)
+{
+	switch (origin) {
+	case UNWIND_USER_ORIGIN_PRCTL:
+		return REG_PRCTL;
+	case UNWIND_USER_ORIGIN_FILE:
+		return REG_FILE;
+	case UNWIND_USER_ORIGIN_VDSO:
+		break;
+	}
+	return REG_VDSO;
+}
+
+int reg_add_found(struct mm_struct *mm, unsigned long base,
+		  enum reg_origin origin)
+{
+	struct unwind_user_eh_frame desc = obj_desc(base);
+	struct unwind_user_entry *e;
+	int ret;
+
+	e = unwind_user_entry_create(&desc, NULL,
+				     origin == REG_VDSO ? UNWIND_USER_ORIGIN_VDSO :
+				     UNWIND_USER_ORIGIN_FILE);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+	mmap_write_lock(mm);
+	ret = unwind_user_add_entry_locked(mm, e);
+	mmap_write_unlock(mm);
+	if (ret)
+		unwind_user_entry_discard(e);
+	return ret;
+}
+
+int reg_add_none(struct mm_struct *mm, unsigned long pc, unsigned long start,
+		 unsigned long end)
+{
+	int ret;
+
+	mmap_write_lock(mm);
+	ret = unwind_user_add_none_locked(mm, pc, start, end);
+	mmap_write_unlock(mm);
+	return ret;
+}
+
+int reg_forget_found(struct mm_struct *mm)
+{
+	return unwind_user_forget_found(mm);
+}
+
+bool reg_has_tables(struct mm_struct *mm)
+{
+	return unwind_user_mm_has_tables(mm);
+}
+
+void reg_show(struct mm_struct *mm, char *buf, size_t size)
+{
+	struct seq_file m = { .buf = buf, .size = size };
+
+	buf[0] = 0;
+	unwind_user_mm_show(&m, mm);
+}
+
+long reg_ops(void)
+{
+	struct seq_file m;
+	char buf[64];
+	long ops;
+
+	m = (struct seq_file){ .buf = buf, .size = sizeof(buf) };
+	buf[0] = 0;
+	registry_stats_fops.show(&m, NULL);
+	if (sscanf(buf, "ops %ld\n", &ops) != 1)
+		return -1;
+	return ops;
+}
+
+long long reg_generation(struct mm_struct *mm)
+{
+	return atomic64_read_acquire(&mm->unwind_user_gen);
+}
+
+int reg_none_markers(struct mm_struct *mm)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, 0, 0);
+	struct unwind_user_entry *e;
+	int n = 0;
+
+	rcu_read_lock();
+	mas_for_each(&mas, e, ULONG_MAX)
+		n += e == &registry_none;
+	rcu_read_unlock();
+	return n;
+}
+
 int reg_register(struct mm_struct *mm, unsigned long base)
 {
 	struct unwind_user_eh_frame desc = obj_desc(base);
 
 	return unwind_user_add_eh_frame(mm, &desc);
+}
+
+int reg_register_bare(struct mm_struct *mm, unsigned long base)
+{
+	struct unwind_user_eh_frame desc = obj_desc(base);
+
+	desc.hdr_start = 0;
+	desc.hdr_end = 0;
+	desc.eh_frame_start = OBJ_HDR(base);
+	return unwind_user_add_eh_frame(mm, &desc);
+}
+
+void reg_move_locked(struct mm_struct *mm, unsigned long old_start,
+		     unsigned long old_end, unsigned long new_start)
+{
+	unwind_user_mm_move(mm, old_start, old_end, new_start);
 }
 
 int reg_unregister(struct mm_struct *mm, unsigned long base)
@@ -177,12 +467,34 @@ int reg_lookup(struct mm_struct *mm, unsigned long pc)
 	return ret;
 }
 
+const unsigned int reg_walk_budget = UNWIND_USER_TABLE_BUDGET;
+
+unsigned int reg_walk(struct mm_struct *mm, const unsigned long *pcs, int nr,
+		      int *rets)
+{
+	unsigned int budget = UNWIND_USER_TABLE_BUDGET;
+	struct unwind_user_frame frame;
+	int i;
+
+	current->mm = mm;
+	for (i = 0; i < nr; i++)
+		rets[i] = unwind_user_registry_find_frame(pcs[i], sizeof(long),
+							  0, &budget, &frame);
+	return budget;
+}
+
+void reg_set_index_max_kb(unsigned int kb)
+{
+	WRITE_ONCE(unwind_tables_index_max_kb, kb);
+}
+
 int reg_cache_stats(struct mm_struct *mm, unsigned long *hits,
 		    unsigned long *misses)
 {
 	struct unwind_user_cache_stats stats;
 
-	if (!mm->unwind_user_cache)
+	/* An ERR_PTR when it could not be allocated. */
+	if (IS_ERR_OR_NULL(mm->unwind_user_cache))
 		return -1;
 	unwind_user_cache_get_stats(mm->unwind_user_cache, &stats);
 	*hits = stats.hits;
@@ -219,10 +531,12 @@ int reg_contents(struct mm_struct *mm, struct reg_item *items, int max)
 			items[n] = (struct reg_item){
 				.start = e->table.start,
 				.end = e->table.end,
-				.serial = e->table.eh_frame.table,
+				.serial = sec_serial(&e->table.eh_frame),
 				.refs = refcount_read(&e->ref),
 				.keyed = mas.index == e->table.start &&
 					 mas.last == e->table.end - 1,
+				.origin = reg_origin_of(e->table.origin),
+				.dead = entry_is_dead(e),
 			};
 		n++;
 	}
@@ -238,7 +552,7 @@ int reg_markers(struct mm_struct *mm)
 
 	rcu_read_lock();
 	mas_for_each(&mas, e, ULONG_MAX)
-		n += !entry_is_live(e);
+		n += e == &registry_tombstone;
 	rcu_read_unlock();
 	return n;
 }

@@ -4,7 +4,9 @@
  * for `make run_old`: the tests must fail on it.  Its registry.c,
  * eh_frame.h and unwind_user_registry.h come from git (see the Makefile);
  * this file plays the part of its register.c and eh_frame.c as
- * registry_new.c does for today's.
+ * registry_new.c does for today's.  The tests of what it does not have
+ * (tables the kernel finds, markers, origins, /proc, debugfs) and one race
+ * it passes in today's form are not built here: test.c says why.
  */
 /* The harness' base headers (tools/testing/shared), which come first. */
 #include <shared.h>

@@ -8,9 +8,10 @@
  *			registry's blocks, RCU frees, failure injection into
  *			the maple tree's node allocations
  *   registry_new.c	registry.c itself (#included unchanged), stubs of the
- *   (registry_old.c)	table reader it calls, and the reg_*() interface
- *			below; registry_old.c does the same for the registry
- *			of commit da05eb2, to show the tests fail there
+ *   (registry_old.c,	table reader it calls, and the reg_*() interface
+ *   registry_prev.c)	below; registry_old.c does the same for the registry
+ *			of commit da05eb2, registry_prev.c for that of
+ *			6d475fa79, to show the tests fail there
  *   test.c		the tests, through reg_*() only
  */
 #ifndef _REGISTRY_TEST_H
@@ -22,6 +23,7 @@
 #include <linux/types.h>
 
 struct list_lru;
+struct ma_state;
 struct mm_struct;
 
 /*
@@ -63,12 +65,17 @@ void reg_exit_locked(struct mm_struct *mm);
 /* The registry's own count of its entries (the cap's counter). */
 long reg_count(struct mm_struct *mm);
 
+/* Who registered an entry (enum unwind_user_origin of registry.h). */
+enum reg_origin { REG_PRCTL, REG_FILE, REG_VDSO };
+
 struct reg_item {
 	unsigned long	start;
 	unsigned long	end;
 	unsigned long	serial;	/* test_table_new_serial() at its creation */
 	int		refs;	/* its reference count, or -1 if it has none */
 	bool		keyed;	/* the tree's range for it is [start, end) */
+	enum reg_origin	origin;	/* the old registry: REG_PRCTL */
+	bool		dead;	/* a lookup found it corrupt (not the old one) */
 };
 
 /*
@@ -82,7 +89,82 @@ int reg_contents(struct mm_struct *mm, struct reg_item *items, int max);
  */
 int reg_markers(struct mm_struct *mm);
 
-/* ---- the fake table reader, shared by both stubs ---- */
+#ifndef REGISTRY_TEST_OLD
+/* ---- registry_new.c and registry_prev.c, not the old registry ---- */
+
+/*
+ * Register the object at @base as a gcc -static executable has it: no
+ * .eh_frame_hdr, its .eh_frame at OBJ_HDR(base) to OBJ_DATA_END(base).
+ */
+int reg_register_bare(struct mm_struct *mm, unsigned long base);
+/* mremap() moved [old_start, old_end) to @new_start; mmap lock held. */
+void reg_move_locked(struct mm_struct *mm, unsigned long old_start,
+		     unsigned long old_end, unsigned long new_start);
+/*
+ * One walk of a stack, as the kernel's (user.c) in @mm as current's: @pcs
+ * looked up in turn, all paying from one budget of reg_walk_budget units,
+ * whatever each finds (a frame not found is unwound with frame pointers).
+ * Each lookup's result in @rets; returns what is left of the budget.
+ */
+unsigned int reg_walk(struct mm_struct *mm, const unsigned long *pcs, int nr,
+		      int *rets);
+extern const unsigned int reg_walk_budget;
+/* kernel.unwind_tables_index_max_kb (6d475fa79 has no such cap) */
+void reg_set_index_max_kb(unsigned int kb);
+/* What /proc/PID/unwind_tables shows of @mm (unwind_user_mm_show()). */
+void reg_show(struct mm_struct *mm, char *buf, size_t size);
+/* The generation of @mm's registry, under which frames are cached. */
+long long reg_generation(struct mm_struct *mm);
+#endif
+
+/* Discovery came after 6d475fa79: neither older registry has it. */
+#if !defined(REGISTRY_TEST_OLD) && !defined(REGISTRY_TEST_PREV)
+#define REGISTRY_TEST_DISCOVERY
+#endif
+
+#ifdef REGISTRY_TEST_DISCOVERY
+/*
+ * ---- What the kernel finds by itself, and what it shows of it
+ * (registry_new.c only) ----
+ */
+
+/* What discovery finds at the object at @base: a table, none, or nothing. */
+enum reg_found { REG_FOUND_NOTHING, REG_FOUND_TABLE, REG_FOUND_NONE };
+
+/*
+ * Declare what discovery (registry_new.c's stand-in of discover.c) finds
+ * for the object at @base, in any mm: its table (an entry of origin
+ * REG_FILE), no usable table (a marker over its executable mapping), or
+ * nothing at all (discovery leaves the registry alone: the default).
+ */
+void reg_set_discoverable(unsigned long base, enum reg_found what);
+/* kernel.unwind_tables_discover */
+void reg_set_discover_enabled(bool on);
+/* The calls of unwind_user_discover() so far, in any thread. */
+long reg_discover_calls(void);
+/* Called by discovery between its read of the object and its insert. */
+extern void (*test_discover_hook)(struct mm_struct *mm, unsigned long pc);
+/*
+ * Put in the entry the kernel would make for the object at @base, found in
+ * its file or (REG_VDSO) the vDSO's image (unwind_user_entry_create() and
+ * unwind_user_add_entry_locked(), the mmap lock taken here): 0 or -errno.
+ */
+int reg_add_found(struct mm_struct *mm, unsigned long base,
+		  enum reg_origin origin);
+/* unwind_user_add_none_locked(), the mmap lock taken here. */
+int reg_add_none(struct mm_struct *mm, unsigned long pc, unsigned long start,
+		 unsigned long end);
+/* The markers over memory without a table (not the tombstones). */
+int reg_none_markers(struct mm_struct *mm);
+/* unwind_user_forget_found(), for benchmarks of discovery */
+int reg_forget_found(struct mm_struct *mm);
+/* unwind_user_mm_has_tables() */
+bool reg_has_tables(struct mm_struct *mm);
+/* The changes of every tree (debugfs: unwind_user/registry), or -1. */
+long reg_ops(void);
+#endif
+
+/* ---- the fake table reader, shared by the stubs ---- */
 
 /*
  * A unique number for each table the registry reads a header of; the last
@@ -103,6 +185,19 @@ extern void (*test_lookup_hook)(unsigned long text_start,
 /* The serial of the table the calling thread last looked up, or 0. */
 extern __thread unsigned long test_last_lookup_serial;
 
+/*
+ * What eh_frame_index_build() does, for every table until set again:
+ * "read" @read bytes of the table, then fail with @err, or (@err 0) build
+ * an index that eh_frame_index_bytes() says is @bytes long (0: the
+ * stand-in's own size).
+ */
+void test_index_set(int err, size_t read, size_t bytes);
+/* For the stand-ins: a build; what it reads and makes, and its errno. */
+int test_index_build(size_t *read, size_t *bytes);
+/* The builds so far, and the bytes they read, in any thread. */
+long test_index_builds(void);
+unsigned long long test_index_read(void);
+
 /* ---- shim.c ---- */
 
 struct mm_struct *test_mm_new(void);
@@ -117,6 +212,15 @@ void test_obj_map(struct mm_struct *mm, unsigned long base);
 /* munmap() of [start, end): VMAs and registry, under the mmap lock. */
 void test_munmap(struct mm_struct *mm, unsigned long start,
 		 unsigned long end);
+#ifndef REGISTRY_TEST_OLD
+/*
+ * mremap() of [old_start, old_end), which must lie in one mapping, to
+ * @new_start, under the mmap lock: the new mapping, the registry's move,
+ * then the unmap of the old range, as move_vma() does them.
+ */
+void test_mremap(struct mm_struct *mm, unsigned long old_start,
+		 unsigned long old_end, unsigned long new_start);
+#endif
 
 /* Write acquisitions of any mmap lock by this thread, and the last one's. */
 extern __thread unsigned long test_write_locks;
@@ -141,6 +245,8 @@ long test_bad_frees(void);
 /* Warnings (WARN_ON_ONCE) and messages of the code under test. */
 long test_warnings(void);
 long test_messages(void);
+/* The warnings counted so far, which no longer count. */
+long test_warnings_take(void);
 /*
  * Keep the next block freed and hand it to the next allocation of its size,
  * as a slab reuses an object; test_alloc_reused() counts the times it did.
@@ -149,6 +255,12 @@ void test_alloc_reuse_next(void);
 long test_alloc_reused(void);
 /* Make 1 in @ratio registry allocations fail in this thread (0: none). */
 extern __thread unsigned int test_alloc_fail_ratio;
+/*
+ * The frame cache's allocations (kvzalloc_obj(), alloc_percpu_gfp()) tried
+ * so far, in any thread; make the @n-th next one fail (0: none).
+ */
+long test_kvzalloc_calls(void);
+void test_kvzalloc_fail_nth(long n);
 
 /*
  * Maple tree node allocations (any gfp): fail the next @n of them in any
@@ -158,6 +270,12 @@ extern __thread unsigned int test_alloc_fail_ratio;
  */
 void test_maple_fail_next(long n);
 extern __thread unsigned int test_maple_fail_ratio;
+/*
+ * Make the @n-th next mas_store_gfp() of the registry fail with -ENOMEM, in
+ * any thread (0: none): a store that needs no node, which no allocation
+ * failure reaches.
+ */
+void test_store_fail_nth(long n);
 
 /*
  * The shim's wrappers (ld --wrap) around the harness' slab, and what they
@@ -179,6 +297,8 @@ struct slab_sheaf *__wrap_kmem_cache_prefill_sheaf(struct kmem_cache *s,
 int __wrap_kmem_cache_refill_sheaf(struct kmem_cache *s, gfp_t gfp,
 				   struct slab_sheaf **sheafp,
 				   unsigned int size);
+int __real_mas_store_gfp(struct ma_state *mas, void *entry, gfp_t gfp);
+int __wrap_mas_store_gfp(struct ma_state *mas, void *entry, gfp_t gfp);
 
 /* Wait for every pending RCU free. */
 void test_rcu_barrier(void);

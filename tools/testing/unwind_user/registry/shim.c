@@ -2,8 +2,9 @@
 /*
  * What the kernel provides registry.c, in user space: an mm with its mmap
  * lock and fake VMAs, current, the registry's allocator (tracked, so that a
- * second free is seen at once), kfree_rcu() over liburcu, and allocation
- * failures for the maple tree's nodes.
+ * second free is seen at once), kfree_rcu() over liburcu, and failures of
+ * the maple tree's node allocations, of the registry's stores into its
+ * tree and of the frame cache's allocations.
  */
 /* The harness' base headers (tools/testing/shared), which come first. */
 #include <shared.h>
@@ -135,6 +136,29 @@ void test_munmap(struct mm_struct *mm, unsigned long start, unsigned long end)
 	mmap_write_unlock(mm);
 }
 
+#ifndef REGISTRY_TEST_OLD
+void test_mremap(struct mm_struct *mm, unsigned long old_start,
+		 unsigned long old_end, unsigned long new_start)
+{
+	struct vm_area_struct *vma;
+
+	mmap_write_lock(mm);
+	/* mremap() moves one mapping at a time. */
+	vma = vma_lookup(mm, old_start);
+	if (!vma || vma->vm_end < old_end ||
+	    test_vma_map(mm, new_start, new_start + old_end - old_start,
+			 vma->vm_flags)) {
+		fprintf(stderr, "regtest: mremap of %#lx-%#lx: not one mapping\n",
+			old_start, old_end);
+		abort();
+	}
+	reg_move_locked(mm, old_start, old_end, new_start);
+	test_vma_unmap(mm, old_start, old_end);
+	reg_unmap_locked(mm, old_start, old_end);
+	mmap_write_unlock(mm);
+}
+#endif
+
 struct mm_struct *test_mm_new(void)
 {
 	struct mm_struct *mm = calloc(1, sizeof(*mm));
@@ -239,6 +263,23 @@ struct block {
 	bool		rcu_pending;
 };
 
+/*
+ * Count @nth down, in any thread: true at the call that takes it from 1 to
+ * 0, the n-th since it was set.
+ */
+static bool nth_call(long *nth)
+{
+	long n = __atomic_load_n(nth, __ATOMIC_SEQ_CST);
+
+	while (n > 0) {
+		if (__atomic_compare_exchange_n(nth, &n, n - 1, false,
+						__ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			return n == 1;
+	}
+	return false;
+}
+
 static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct block *blocks[BLOCK_BUCKETS];
 static long blocks_live, bad_frees, reused;
@@ -309,6 +350,30 @@ void *test_kzalloc(size_t size, gfp_t gfp)
 	blocks_live++;
 	pthread_mutex_unlock(&blocks_lock);
 	return p;
+}
+
+/*
+ * The frame cache, which is not an entry: not among the blocks (a test
+ * counts entries), LeakSanitizer watches it.
+ */
+static long kvzalloc_calls, kvzalloc_fail;
+
+long test_kvzalloc_calls(void)
+{
+	return __atomic_load_n(&kvzalloc_calls, __ATOMIC_RELAXED);
+}
+
+void test_kvzalloc_fail_nth(long n)
+{
+	__atomic_store_n(&kvzalloc_fail, n, __ATOMIC_SEQ_CST);
+}
+
+void *test_kvzalloc(size_t size, gfp_t gfp)
+{
+	__atomic_add_fetch(&kvzalloc_calls, 1, __ATOMIC_RELAXED);
+	if (nth_call(&kvzalloc_fail))
+		return NULL;
+	return calloc(1, size);
 }
 
 void *test_kmemdup(const void *src, size_t size, gfp_t gfp)
@@ -480,6 +545,24 @@ int __wrap_kmem_cache_refill_sheaf(struct kmem_cache *s, gfp_t gfp,
 	return __real_kmem_cache_refill_sheaf(s, gfp, sheafp, size);
 }
 
+/*
+ * The registry's stores into its tree.  An exact-fit store (a tombstone over
+ * an entry) needs no node, so failed node allocations never fail it.
+ */
+static long store_fail;
+
+void test_store_fail_nth(long n)
+{
+	__atomic_store_n(&store_fail, n, __ATOMIC_SEQ_CST);
+}
+
+int __wrap_mas_store_gfp(struct ma_state *mas, void *entry, gfp_t gfp)
+{
+	if (nth_call(&store_fail))
+		return -ENOMEM;
+	return __real_mas_store_gfp(mas, entry, gfp);
+}
+
 /* ---- messages, sysctl, seq_file ---- */
 
 static long warnings, messages;
@@ -494,6 +577,11 @@ bool test_warn(const char *file, int line)
 long test_warnings(void)
 {
 	return __atomic_load_n(&warnings, __ATOMIC_RELAXED);
+}
+
+long test_warnings_take(void)
+{
+	return __atomic_exchange_n(&warnings, 0, __ATOMIC_RELAXED);
 }
 
 void test_printk(const char *fmt, ...)
@@ -537,6 +625,11 @@ void seq_printf(struct seq_file *m, const char *fmt, ...)
 void seq_putc(struct seq_file *m, char c)
 {
 	seq_printf(m, "%c", c);
+}
+
+void seq_puts(struct seq_file *m, const char *s)
+{
+	seq_printf(m, "%s", s);
 }
 
 /* ---- the fake table reader's state ---- */
@@ -594,6 +687,56 @@ int test_table_find(unsigned long text_start, unsigned long serial)
 	if (test_lookup_hook)
 		test_lookup_hook(text_start, serial);
 	return bad ? -EINVAL : 0;
+}
+
+/* What the index builds do (test_index_set()), and what they did. */
+static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
+static int index_err;
+static size_t index_read, index_bytes;
+static long index_builds;
+static unsigned long long index_read_total;
+
+void test_index_set(int err, size_t read, size_t bytes)
+{
+	pthread_mutex_lock(&index_lock);
+	index_err = err;
+	index_read = read;
+	index_bytes = bytes;
+	pthread_mutex_unlock(&index_lock);
+}
+
+int test_index_build(size_t *read, size_t *bytes)
+{
+	int err;
+
+	pthread_mutex_lock(&index_lock);
+	index_builds++;
+	index_read_total += index_read;
+	*read = index_read;
+	*bytes = index_bytes;
+	err = index_err;
+	pthread_mutex_unlock(&index_lock);
+	return err;
+}
+
+long test_index_builds(void)
+{
+	long n;
+
+	pthread_mutex_lock(&index_lock);
+	n = index_builds;
+	pthread_mutex_unlock(&index_lock);
+	return n;
+}
+
+unsigned long long test_index_read(void)
+{
+	unsigned long long n;
+
+	pthread_mutex_lock(&index_lock);
+	n = index_read_total;
+	pthread_mutex_unlock(&index_lock);
+	return n;
 }
 
 /* ---- random numbers ---- */

@@ -17,5 +17,6 @@ struct module;
 	static void (*test_module_exit)(void) __attribute__((unused)) = fn
 #define MODULE_DESCRIPTION(s)
 #define MODULE_LICENSE(s)
+#define MODULE_ALIAS(s)
 
 #endif

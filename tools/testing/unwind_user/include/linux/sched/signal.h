@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* User space stand-in for <linux/sched/signal.h>: no signals arrive. */
+/*
+ * User space stand-in for <linux/sched/signal.h>: no signal arrives unless
+ * a test sends one (fake_user.c has the flag).
+ */
 #ifndef _UNWIND_TEST_LINUX_SCHED_SIGNAL_H
 #define _UNWIND_TEST_LINUX_SCHED_SIGNAL_H
 
 #include <linux/sched.h>
 
-#define fatal_signal_pending(task)	0
+extern bool fake_fatal_signal;
+
+/* sizeof: @task (current) is not evaluated, walk.c need not be linked. */
+#define fatal_signal_pending(task)	((void)sizeof(task), fake_fatal_signal)
 
 #endif

@@ -34,10 +34,47 @@ static inline void atomic64_set(atomic64_t *v, long long i)
 	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
 }
 
+static inline void atomic64_inc(atomic64_t *v)
+{
+	__atomic_add_fetch(&v->counter, 1, __ATOMIC_RELAXED);
+}
+
+static inline void atomic64_add(long long i, atomic64_t *v)
+{
+	__atomic_add_fetch(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline long long atomic64_read(const atomic64_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
 static inline long long atomic64_read_acquire(const atomic64_t *v)
 {
 	return __atomic_load_n(&v->counter, __ATOMIC_ACQUIRE);
 }
+
+/*
+ * atomic_long_t of the tools' <linux/types.h>: the tools' atomic.h only
+ * declares atomic_long_set(), which no library here defines.
+ */
+static inline void test_atomic_long_set(atomic_long_t *v, long i)
+{
+	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline long test_atomic_long_read(const atomic_long_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_long_inc(atomic_long_t *v)
+{
+	__atomic_add_fetch(&v->counter, 1, __ATOMIC_RELAXED);
+}
+
+#define atomic_long_set(v, i)	test_atomic_long_set(v, i)
+#define atomic_long_read(v)	test_atomic_long_read(v)
 
 /* The pointer exchanges of the registry's lazily built indexes. */
 #define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
@@ -49,5 +86,9 @@ static inline long long atomic64_read_acquire(const atomic64_t *v)
 					    __ATOMIC_RELAXED);		\
 		__old;							\
 	})
+/* As the kernel's: true if *@p held *@oldp, else *@oldp gets *@p. */
+#define try_cmpxchg_release(p, oldp, new)				\
+	__atomic_compare_exchange_n(p, oldp, new, false,		\
+				    __ATOMIC_RELEASE, __ATOMIC_RELAXED)
 
 #endif

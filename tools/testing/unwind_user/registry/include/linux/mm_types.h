@@ -50,6 +50,8 @@ struct mm_struct {
 	unsigned int		unwind_user_nr;
 	atomic64_t		unwind_user_gen;
 	struct unwind_user_cache *unwind_user_cache;
+	/* discover.c's rate limit: discover.c is not built here. */
+	atomic_long_t		unwind_user_probes;
 #endif
 	/* Sorted by address, not overlapping; changed under the write lock. */
 	unsigned int		nr_vmas;

@@ -14,5 +14,6 @@ struct seq_file {
 void seq_printf(struct seq_file *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void seq_putc(struct seq_file *m, char c);
+void seq_puts(struct seq_file *m, const char *s);
 
 #endif

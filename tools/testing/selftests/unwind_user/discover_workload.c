@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The programs of discover.c, which the kernel must unwind with the tables
+ * it finds by itself: built without frame pointers, started without any
+ * LD_AUDIT helper, registering nothing.  Exports cb_spin (-rdynamic), which
+ * libunwind_cb.so and libunwind_cb2.so call back.
+ *
+ * The attached modes print "ready" on stdout once set up, wait for a byte on
+ * stdin (the test attaches its events in between), spin MS ms of CPU time,
+ * then print "== tables" and their own /proc/self/unwind_tables.
+ *
+ *   discover_workload qsort MS
+ *	main -> run -> qsort() in libc -> cmp, which spins; then main ->
+ *	spin_vdso -> clock_gettime() in libc -> the vDSO's, MS / 4 ms.
+ *   discover_workload dlopen MS LIB1 LIB2
+ *	main -> call_lib: dlopen(LIB1) (after the attach), lib_a -> lib_b ->
+ *	cb_spin, MS ms; dlclose; the same with LIB2 (lib2_y -> lib2_x ->
+ *	cb_spin), which the loader maps where LIB1 was.
+ *   discover_workload obj CASE OBJ MS
+ *	main -> run_obj -> obj_loop (in OBJ, libdiscover_obj.so, or a copy of
+ *	it) -> obj_cb, which spins; first "obj ADDR" names obj_loop's address.
+ *	CASE says how OBJ gets there (see map_case()).
+ *   discover_workload quiet LIB DUMP MS
+ *	exec itself; the new program dlopen()s and dlclose()s LIB, maps and
+ *	unmaps LIB's first page executable, forks a child that exits, spins
+ *	MS ms (main -> spin), and writes its /proc/self/unwind_tables to DUMP.
+ *	Not attached: run as it is, or profiled from its exec on.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib_cb.h"
+
+/* See workload.c: real, separate functions, no tail calls. */
+#define WORKLOAD_FN	__attribute__((noinline, noclone, used))
+
+static inline void after_call(void)
+{
+	asm volatile("" ::: "memory");
+}
+
+volatile unsigned long sink;
+
+static double cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void __attribute__((noreturn)) die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static void write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n <= 0)
+			die("write");
+		buf += n;
+		len -= n;
+	}
+}
+
+/* Say "ready", then wait for the test's byte: it has attached its events. */
+static void wait_go(void)
+{
+	char c;
+
+	write_all(STDOUT_FILENO, "ready\n", 6);
+	if (read(STDIN_FILENO, &c, 1) != 1)
+		die("read");
+}
+
+/* Copy this process's /proc/self/unwind_tables to @fd after a "== tables" line. */
+static void dump_tables(int fd)
+{
+	char buf[4096];
+	ssize_t n;
+	int tfd = open("/proc/self/unwind_tables", O_RDONLY | O_CLOEXEC);
+
+	if (tfd < 0)
+		die("/proc/self/unwind_tables");
+	write_all(fd, "== tables\n", 10);
+	while ((n = read(tfd, buf, sizeof(buf))) > 0)
+		write_all(fd, buf, n);
+	if (n < 0)
+		die("read unwind_tables");
+	close(tfd);
+}
+
+/* The qsort() callback: where the samples land. */
+WORKLOAD_FN int cmp(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	for (unsigned long i = 0; i < 300; i++)
+		sink += i ^ (unsigned long)a;
+	return (a > b) - (a < b);
+}
+
+#define NR_SORT	1000
+
+WORKLOAD_FN void run(unsigned long ms)
+{
+	/* On the heap: a frame-pointer walk that strays into it finds no code. */
+	int *v = malloc(NR_SORT * sizeof(*v));
+	unsigned int seed = 1;
+	double end;
+
+	if (!v)
+		exit(1);
+	end = cpu_ms() + ms;
+	do {
+		for (int i = 0; i < NR_SORT; i++)
+			v[i] = rand_r(&seed);
+		qsort(v, NR_SORT, sizeof(*v), cmp);
+		after_call();
+	} while (cpu_ms() < end);
+	free(v);
+}
+
+/* Spins @ms ms of CPU time mostly in the vDSO's clock_gettime(). */
+WORKLOAD_FN void spin_vdso(unsigned long ms)
+{
+	double end = cpu_ms() + ms;
+	struct timespec ts;
+
+	do {
+		for (int i = 0; i < 1000; i++) {
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			sink += ts.tv_nsec;
+		}
+	} while (cpu_ms() < end);
+}
+
+/* Called back by the libraries: spins for @ms ms of CPU time. */
+WORKLOAD_FN void cb_spin(unsigned long ms)
+{
+	double end = cpu_ms() + ms;
+
+	do {
+		for (unsigned long i = 0; i < 100000; i++)
+			sink += i;
+	} while (cpu_ms() < end);
+}
+
+WORKLOAD_FN void *call_lib(const char *path, const char *entry, unsigned long ms)
+{
+	void (*fn)(unsigned long ms);
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		fprintf(stderr, "dlopen: %s\n", dlerror());
+		exit(1);
+	}
+	fn = (void (*)(unsigned long ms))dlsym(h, entry);
+	if (!fn) {
+		fprintf(stderr, "dlsym: %s\n", dlerror());
+		exit(1);
+	}
+	fn(ms);
+	after_call();
+	return h;
+}
+
+/* obj_cb spins until this much CPU time is used. */
+static double obj_end;
+
+/* Called back by obj_loop: a slice of work, then whether to go on. */
+WORKLOAD_FN int obj_cb(void)
+{
+	for (unsigned long i = 0; i < 20000; i++)
+		sink += i;
+	return cpu_ms() < obj_end;
+}
+
+WORKLOAD_FN void run_obj(void (*loop)(int (*cb)(void)), unsigned long ms)
+{
+	obj_end = cpu_ms() + ms;
+	loop(obj_cb);
+	after_call();
+}
+
+/* The program headers of the ELF64 file at @fd (x86-64 and s390x are 64-bit). */
+static unsigned int read_phdrs(int fd, Elf64_Phdr *ph, unsigned int max)
+{
+	Elf64_Ehdr eh;
+
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_phentsize != sizeof(*ph) || eh.e_phnum > max ||
+	    pread(fd, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff) !=
+	    (ssize_t)(eh.e_phnum * sizeof(*ph))) {
+		fprintf(stderr, "not an ELF file of this class\n");
+		exit(1);
+	}
+	return eh.e_phnum;
+}
+
+/*
+ * Map @fd's PT_LOADs, which @ph (the intact object's) describes, as the
+ * loader would, without bss (the object has none): the load bias.
+ */
+static uintptr_t map_object(int fd, const Elf64_Phdr *ph, unsigned int phnum)
+{
+	uintptr_t page = sysconf(_SC_PAGESIZE), span = 0, base;
+	void *p;
+
+	for (unsigned int i = 0; i < phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr + ph[i].p_memsz > span)
+			span = ph[i].p_vaddr + ph[i].p_memsz;
+	span = (span + page - 1) & ~(page - 1);
+	p = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	base = (uintptr_t)p;
+	for (unsigned int i = 0; i < phnum; i++) {
+		uintptr_t start = ph[i].p_vaddr & ~(page - 1);
+		uintptr_t len = ph[i].p_vaddr + ph[i].p_filesz - start;
+		int prot = (ph[i].p_flags & PF_R ? PROT_READ : 0) |
+			   (ph[i].p_flags & PF_W ? PROT_WRITE : 0) |
+			   (ph[i].p_flags & PF_X ? PROT_EXEC : 0);
+
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		if (mmap((void *)(base + start), len, prot, MAP_PRIVATE | MAP_FIXED, fd,
+			 ph[i].p_offset & ~(page - 1)) == MAP_FAILED)
+			die("mmap PT_LOAD");
+	}
+	return base;
+}
+
+/* The address of symbol @name in the ELF file at @fd (.symtab), or exit. */
+static unsigned long sym_vaddr(int fd, const char *name)
+{
+	struct stat st;
+	const unsigned char *img;
+	const Elf64_Ehdr *eh;
+	const Elf64_Shdr *sh;
+
+	if (fstat(fd, &st))
+		die("fstat");
+	img = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (img == MAP_FAILED)
+		die("mmap");
+	eh = (const void *)img;
+	sh = (const void *)(img + eh->e_shoff);
+	for (unsigned int i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Sym *sym = (const void *)(img + sh[i].sh_offset);
+		const char *str = (const char *)img + sh[sh[i].sh_link].sh_offset;
+
+		if (sh[i].sh_type != SHT_SYMTAB)
+			continue;
+		for (unsigned int j = 0; j < sh[i].sh_size / sizeof(*sym); j++) {
+			if (!strcmp(str + sym[j].st_name, name)) {
+				unsigned long addr = sym[j].st_value;
+
+				munmap((void *)img, st.st_size);
+				return addr;
+			}
+		}
+	}
+	fprintf(stderr, "no symbol %s\n", name);
+	exit(1);
+}
+
+static void copy_file(int from, int to)
+{
+	char buf[4096];
+	ssize_t n;
+
+	while ((n = read(from, buf, sizeof(buf))) > 0)
+		write_all(to, buf, n);
+	if (n < 0)
+		die("read");
+}
+
+/* A copy of the object at @path in /tmp (unlinked at once), opened O_RDWR. */
+static int tmp_copy(const char *path)
+{
+	char name[] = "/tmp/discover_obj_XXXXXX";
+	int fd = mkstemp(name), in = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || in < 0)
+		die(path);
+	copy_file(in, fd);
+	close(in);
+	unlink(name);
+	return fd;
+}
+
+/*
+ * Bring OBJ's obj_loop into memory as @c says:
+ *   plain	a copy, mapped by hand
+ *   nonelf	the same, its ELF magic overwritten: not an ELF file
+ *   phdr_eof	e_phoff past the end of the file
+ *   overlap	the text PT_LOAD's memsz stretched over the next PT_LOADs
+ *   pn_xnum	e_phnum = PN_XNUM (65535)
+ *   truncated	the copy cut after its text once mapped: the pages of the
+ *		table lie past the end of the file
+ *   memfd	a copy in a memfd, dlopen()ed through /proc/self/fd/N
+ *   nohdr	a copy mapped by hand, then the page of its ELF header unmapped
+ */
+static void (*map_case(const char *c, const char *path))(int (*cb)(void))
+{
+	uintptr_t page = sysconf(_SC_PAGESIZE), base;
+	unsigned long loop;
+	Elf64_Phdr ph[16];
+	unsigned int phnum;
+	Elf64_Ehdr eh;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die(path);
+	phnum = read_phdrs(fd, ph, 16);
+	loop = sym_vaddr(fd, "obj_loop");
+	close(fd);
+
+	if (!strcmp(c, "memfd")) {
+		char proc[64];
+		void *h, *fn;
+
+		fd = memfd_create("discover_obj", 0);
+		if (fd < 0)
+			die("memfd_create");
+		{
+			int in = open(path, O_RDONLY | O_CLOEXEC);
+
+			if (in < 0)
+				die(path);
+			copy_file(in, fd);
+			close(in);
+		}
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		h = dlopen(proc, RTLD_NOW | RTLD_LOCAL);
+		fn = h ? dlsym(h, "obj_loop") : NULL;
+		if (!fn) {
+			fprintf(stderr, "dlopen %s: %s\n", proc, dlerror());
+			exit(1);
+		}
+		return (void (*)(int (*)(void)))fn;
+	}
+
+	fd = tmp_copy(path);
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh))
+		die("pread");
+	if (!strcmp(c, "nonelf")) {
+		memcpy(eh.e_ident, "NOPE", 4);
+	} else if (!strcmp(c, "phdr_eof")) {
+		eh.e_phoff = lseek(fd, 0, SEEK_END) + page;
+	} else if (!strcmp(c, "pn_xnum")) {
+		eh.e_phnum = PN_XNUM;
+	} else if (!strcmp(c, "overlap")) {
+		unsigned long end = 0;
+		Elf64_Phdr bad[16];
+		int text = -1;
+
+		memcpy(bad, ph, sizeof(bad));
+		for (unsigned int i = 0; i < phnum; i++) {
+			if (bad[i].p_type != PT_LOAD)
+				continue;
+			if (text < 0 && (bad[i].p_flags & PF_X))
+				text = i;
+			if (bad[i].p_vaddr + bad[i].p_memsz > end)
+				end = bad[i].p_vaddr + bad[i].p_memsz;
+		}
+		if (text < 0)
+			die("no text");
+		bad[text].p_memsz = end - bad[text].p_vaddr;
+		if (pwrite(fd, bad, phnum * sizeof(*bad), eh.e_phoff) !=
+		    (ssize_t)(phnum * sizeof(*bad)))
+			die("pwrite");
+	} else if (strcmp(c, "plain") && strcmp(c, "truncated") && strcmp(c, "nohdr")) {
+		fprintf(stderr, "unknown case %s\n", c);
+		exit(2);
+	}
+	if (pwrite(fd, &eh, sizeof(eh), 0) != sizeof(eh))
+		die("pwrite");
+
+	base = map_object(fd, ph, phnum);
+	if (!strcmp(c, "truncated")) {
+		/* Keep the headers and the text; what follows is past EOF. */
+		unsigned long text_end = 0;
+
+		for (unsigned int i = 0; i < phnum; i++)
+			if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X))
+				text_end = (ph[i].p_offset + ph[i].p_filesz + page - 1) &
+					   ~(page - 1);
+		if (ftruncate(fd, text_end))
+			die("ftruncate");
+	}
+	if (!strcmp(c, "nohdr") && munmap((void *)base, page))
+		die("munmap");
+	close(fd);
+	return (void (*)(int (*)(void)))(base + loop);
+}
+
+/* Spins @ms ms of CPU time: the quiet program's sampled code, if sampled. */
+WORKLOAD_FN void spin(unsigned long ms)
+{
+	double end = cpu_ms() + ms;
+
+	do {
+		for (unsigned long i = 0; i < 100000; i++)
+			sink += i;
+	} while (cpu_ms() < end);
+}
+
+/* The quiet program, after its exec: see the top of this file. */
+static int quiet(const char *lib, const char *dump, unsigned long ms)
+{
+	int fd, status;
+	void *h, *p;
+	pid_t pid;
+
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (!h || dlclose(h)) {
+		fprintf(stderr, "dlopen %s: %s\n", lib, dlerror());
+		return 1;
+	}
+	fd = open(lib, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die(lib);
+	p = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED || munmap(p, sysconf(_SC_PAGESIZE)))
+		die("mmap");
+	close(fd);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid)
+		_exit(0);
+	if (waitpid(pid, &status, 0) != pid || status)
+		return 1;
+	spin(ms);
+	after_call();
+	fd = open(dump, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		die(dump);
+	dump_tables(fd);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "qsort")) {
+		unsigned long ms = strtoul(argv[2], NULL, 0);
+
+		wait_go();
+		run(ms);
+		after_call();
+		spin_vdso(ms / 4);
+		after_call();
+		dump_tables(STDOUT_FILENO);
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "dlopen")) {
+		unsigned long ms = strtoul(argv[2], NULL, 0);
+		void *h;
+
+		wait_go();
+		h = call_lib(argv[3], "lib_a", ms);
+		after_call();
+		if (dlclose(h))
+			return 1;
+		h = call_lib(argv[4], "lib2_y", ms);
+		after_call();
+		dump_tables(STDOUT_FILENO);
+		dlclose(h);
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "obj")) {
+		void (*loop)(int (*cb)(void)) = map_case(argv[2], argv[3]);
+		char line[64];
+
+		snprintf(line, sizeof(line), "obj %lx\n", (unsigned long)(uintptr_t)loop);
+		write_all(STDOUT_FILENO, line, strlen(line));
+		wait_go();
+		run_obj(loop, strtoul(argv[4], NULL, 0));
+		after_call();
+		dump_tables(STDOUT_FILENO);
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "quiet")) {
+		execl("/proc/self/exe", argv[0], "quiet-exec", argv[2], argv[3], argv[4],
+		      (char *)NULL);
+		die("execl");
+	}
+	if (argc == 5 && !strcmp(argv[1], "quiet-exec"))
+		return quiet(argv[2], argv[3], strtoul(argv[4], NULL, 0));
+	fprintf(stderr, "usage: %s qsort MS | dlopen MS LIB1 LIB2 | obj CASE OBJ MS | %s\n",
+		argv[0], "quiet LIB DUMP MS");
+	return 2;
+}
