@@ -33,18 +33,29 @@ perf: tree
 selftests: kernel
 	@$(H)/selftests.sh
 
-# make run CMD='uname -a'   (a command in the guest)
+# make run CMD='uname -a'   (a command line run by a shell in the guest)
 # make vm                   (an interactive shell in the guest)
 # ARCH=s390: the s390x kernel and selftests in a qemu-system-s390x guest
 # (no perf there: the tests use perf_event_open() directly).
+# CMD reaches vm.sh as one argument, quoted here once and unexpanded by
+# make ($(value)): its pipes, ';' and redirections run in the guest, never
+# in the shell of this recipe on the host.  Unexported, or make would
+# expand it ($(shell ...) included) for the recipe's environment.
 ifneq ($(filter s390 s390x,$(ARCH)),)
 GUEST := kernel selftests
 else
 GUEST := kernel perf selftests
 endif
 
+unexport CMD
+ifneq ($(filter run,$(MAKECMDGOALS)),)
+ifeq ($(value CMD),)
+$(error make run needs CMD='a command line for the guest')
+endif
+endif
+
 run: $(GUEST)
-	@$(H)/vm.sh -t $(or $(TIMEOUT),600) $(CMD)
+	@$(H)/vm.sh -t $(or $(TIMEOUT),600) '$(subst ','\'',$(value CMD))'
 
 vm: $(GUEST)
 	@$(H)/vm.sh -i
@@ -53,7 +64,8 @@ demo: kernel perf selftests
 	@$(H)/demo.sh
 
 # The unwinder on real Debian binaries (python3, a C++ program throwing
-# through 100 frames), with and without the LD_AUDIT helper, against gdb.
+# through 100 frames), with and without the LD_AUDIT helper, against gdb:
+# a verdict per case, and "realbin: N passed, N failed".
 realbin: kernel perf selftests
 	@$(H)/realbin.sh
 
@@ -67,7 +79,8 @@ check:
 	@$(H)/check.sh
 
 # The kselftests, a stress test, the prctl fuzzer and allocation failures on
-# a kernel with KASAN, lockdep, kmemleak and fault injection.
+# a kernel with KASAN, lockdep, kmemleak and fault injection; the whole
+# console scanned for splats, and kmemleak shown to find a planted leak.
 check-debug:
 	@$(H)/check-debug.sh
 
@@ -77,7 +90,7 @@ unit: tree
 	@$(H)/user.sh run_tests
 
 # The registry tests against the registry before its rewrite (da05eb2):
-# they must all fail there.
+# each must fail there, for the defect it was written for.
 registry-old: tree
 	@$(H)/registry-old.sh
 

@@ -12,7 +12,7 @@ mkdir -p "$RESULTS"
 results=$RESULTS/check.results
 logs=$RESULTS/check-logs
 rm -rf "$logs"
-mkdir -p "$logs" "$logs/s390x" "$logs/guest"
+mkdir -p "$logs" "$logs/s390x" "$logs/guest" "$logs/s390x/guest"
 : > "$results"
 t0=$(date +%s)
 
@@ -91,11 +91,14 @@ fi
 # Unit tests of the harness itself: failures must be reported as failures.
 step harness-selftest "$HARNESS/selftest.sh"
 
-# The kselftests, in one boot of the new kernel.
+# The kselftests, in one boot of the new kernel.  Each guest's console
+# (the kernel log from the first line of the boot) lands in $consoles for
+# the scan below.
+consoles=$logs/consoles
 if [ $selftests_ok = 1 ]; then
 	start=$(date +%s)
-	"$HARNESS/vm.sh" -t 1200 "$SELFTESTS_OUT/install/run_kselftest.sh" \
-		> "$logs/guest.log" 2>&1
+	VM_CONSOLE_DIR=$consoles/x86_64 "$HARNESS/vm.sh" -t 1200 \
+		"$SELFTESTS_OUT/install/run_kselftest.sh" > "$logs/guest.log" 2>&1
 	rc=$?
 	"$HARNESS/tap.py" guest < "$logs/guest.log" | while IFS=$'\t' read -r v name detail; do
 		record "$v" "$name" "$detail"
@@ -103,7 +106,10 @@ if [ $selftests_ok = 1 ]; then
 	[ $rc -eq 0 ] || record FAIL guest/run_kselftest "exit $rc, $logs/guest.log"
 	log "guest tests took $(($(date +%s) - start)) s"
 	# The PE backend under real Wine, against Wine's own unwinder.
-	step guest/wine "$HARNESS/wine.sh"
+	step guest/wine env VM_CONSOLE_DIR="$consoles/x86_64" "$HARNESS/wine.sh"
+	# Any splat of the kernel in those boots fails (harness/splat-scan.py
+	# lists what counts, and the lines tests provoke on purpose).
+	step guest/console-scan "$HARNESS/splat-scan.py" "$consoles/x86_64"/*.log
 else
 	record FAIL guest "not run: the kernel or the selftests did not build"
 fi
@@ -133,7 +139,8 @@ if [ -d "$uu" ] && step s390x/user-build "${umake[@]}" s390x; then
 fi
 if [ $s390_selftests_ok = 1 ]; then
 	start=$(date +%s)
-	"${s390[@]}" "$HARNESS/vm.sh" -t 1500 "$CACHE/build/selftests-s390x$KSUF/install/run_kselftest.sh" \
+	"${s390[@]}" VM_CONSOLE_DIR="$consoles/s390x" "$HARNESS/vm.sh" -t 1500 \
+		"$CACHE/build/selftests-s390x$KSUF/install/run_kselftest.sh" \
 		> "$logs/s390x-guest.log" 2>&1
 	rc=$?
 	"$HARNESS/tap.py" s390x/guest < "$logs/s390x-guest.log" |
@@ -142,6 +149,7 @@ if [ $s390_selftests_ok = 1 ]; then
 	done
 	[ $rc -eq 0 ] || record FAIL s390x/guest/run_kselftest "exit $rc, $logs/s390x-guest.log"
 	log "s390x guest tests took $(($(date +%s) - start)) s"
+	step s390x/guest/console-scan "$HARNESS/splat-scan.py" "$consoles/s390x"/*.log
 else
 	record FAIL s390x/guest "not run: the s390x kernel or selftests did not build"
 fi

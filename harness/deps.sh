@@ -9,7 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 pkgs=(build-essential gcc-multilib g++-multilib flex bison bc libelf-dev
-      libssl-dev libdw-dev cpio xz-utils ccache sparse busybox-static python3-ply
+      libssl-dev libdw-dev cpio xz-utils ccache sparse busybox-static python3-ply python3-git
       qemu-system-x86 python3 python3-argcomplete python3-requests
       libunwind-dev clang libclang-rt-14-dev binutils gdb rsync liburcu-dev
       gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 strace

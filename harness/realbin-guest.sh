@@ -10,12 +10,18 @@
 #     samples reach main and _start, and where the others stop.
 #  2. The same for harness/realbin/throw_deep.cc (-O2 -fomit-frame-pointer):
 #     a C++ exception thrown through 100 levels, in a loop.
-#  3. For each, a uprobe (libc's getpid() called by os.getpid() at the
-#     bottom of the recursion; libstdc++'s __cxa_throw) against gdb stopped
-#     at the same instruction, both with ASLR off and the same argv,
-#     environment and cwd, so the return addresses compare as they are.
+#  3. For each, with and without the LD_AUDIT helper, a uprobe (libc's
+#     getpid() called by os.getpid() at the bottom of the recursion;
+#     libstdc++'s __cxa_throw) against gdb stopped at the same
+#     instruction, both with ASLR off and the same argv, environment and
+#     cwd, so the return addresses compare as they are.
 #
-# The last lines are the summary, one line per case (details indented).
+# Each case ends with a verdict (harness/realbin/realbin.py): a profile
+# passes when enough of its chains reach main and end at an entry point, a
+# uprobe when its chain equals gdb's backtrace, every frame, down to gdb's
+# outermost.  The last lines are the summary, one line per case (details
+# indented), the verdicts and "N passed, N failed"; the exit status is
+# non-zero if a case failed.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -117,11 +123,22 @@ profile "throw_deep LD_AUDIT" throw_deep main "" \
 profile "throw_deep no-audit" throw_deep main "" \
 	"$throw_deep" 3 100
 
-truth "gdb python3 getpid" "$libc" getpid "$(basename "$python")" "$python" \
+truth "gdb python3 getpid LD_AUDIT" "$libc" getpid "$(basename "$python")" "$python" \
 	env -i PATH=/usr/bin:/bin LD_AUDIT="$audit" "$python" "$src/recurse.py" getpid 0 40
-truth "gdb throw_deep __cxa_throw" "$libstdcxx" __cxa_throw throw_deep "$throw_deep" \
+truth "gdb python3 getpid no-audit" "$libc" getpid "$(basename "$python")" "$python" \
+	env -i PATH=/usr/bin:/bin "$python" "$src/recurse.py" getpid 0 40
+truth "gdb throw_deep __cxa_throw LD_AUDIT" "$libstdcxx" __cxa_throw throw_deep "$throw_deep" \
 	env -i PATH=/usr/bin:/bin LD_AUDIT="$audit" "$throw_deep" 0 100
+truth "gdb throw_deep __cxa_throw no-audit" "$libstdcxx" __cxa_throw throw_deep "$throw_deep" \
+	env -i PATH=/usr/bin:/bin "$throw_deep" 0 100
 
 echo
 echo "=== summary (python3's main is a tail call to Py_BytesMain: that is the frame counted)"
-cat "$summary"
+grep -v '^verdict: ' "$summary"
+echo
+grep '^verdict: ' "$summary"
+pass=$(grep -c '^verdict: PASS' "$summary" || true)
+fail=$(grep -c '^verdict: FAIL' "$summary" || true)
+echo "realbin: $pass passed, $fail failed"
+# Eight cases: four profiles, four comparisons with gdb.
+[ "$fail" -eq 0 ] && [ "$pass" -eq 8 ]

@@ -23,7 +23,9 @@ case "${1:-}" in
 checkpatch)
 	bad=0
 	# checkpatch's SPDX check (scripts/spdxcheck.py) needs the system
-	# python3 with python3-ply, not another python3 earlier in PATH.
+	# python3 with python3-ply and python3-git, not another python3
+	# earlier in PATH; without them it prints a traceback and checks
+	# nothing.
 	export PATH=/usr/bin:$PATH
 	# The series as a maintainer receives it (make series): each patch
 	# with the new files it adds.  Patches only of user-space code

@@ -12,8 +12,11 @@
 # libc6-s390x-cross and libstdc++6-s390x-cross, an /init) and one made for
 # the run, which holds the command and the s390x selftests at the path they
 # have on the host, so that the same command line works on both sides.
-# Output and status come back over the console, between marker lines; the
-# whole console is kept in $CACHE/results/vm.*/console.log.
+# Output and status come back over the console, which carries the kernel
+# log too: each line of the command's output behind the prefix "@@o ", its
+# status on a marker line.  The whole console is kept in
+# $CACHE/results/vm.*/console.log, and copied (without CRs) into
+# $VM_CONSOLE_DIR, if set, as vm.sh does.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -43,11 +46,13 @@ root=$out/root
 mkdir -p "$root/uu"
 if [ -n "$interactive" ]; then
 	echo "interactive" > "$root/uu/mode"
+	echo "(interactive)" > "$out/cmd"
 elif [ $# -eq 1 ]; then
-	printf '%s\n' "$1" > "$root/uu/cmd"
+	printf '%s\n' "$1" > "$out/cmd"
 else
-	printf '%q ' "$@" > "$root/uu/cmd"
+	printf '%q ' "$@" > "$out/cmd"
 fi
+[ -n "$interactive" ] || cp "$out/cmd" "$root/uu/cmd"
 printf '%s\n' "$PWD" > "$root/uu/cwd"
 if [ -d "$SELFTESTS_OUT/install" ]; then
 	mkdir -p "$root$SELFTESTS_OUT"
@@ -69,12 +74,15 @@ timeout -k 5 "$limit" "${qemu[@]}" </dev/null > "$out/console.log" 2>&1
 vm_rc=$?
 set -e
 
-# The command's output lies between the two markers the guest prints; the
-# console ends lines with CR LF.
+# The console ends lines with CR LF.
 tr -d '\r' < "$out/console.log" > "$out/console.txt"
+if [ -n "${VM_CONSOLE_DIR:-}" ]; then
+	mkdir -p "$VM_CONSOLE_DIR"
+	cp "$out/console.txt" "$VM_CONSOLE_DIR/${out##*/}.log"
+	cp "$out/cmd" "$VM_CONSOLE_DIR/${out##*/}.cmd"
+fi
 if grep -q '^@@uu-exit [0-9]*@@$' "$out/console.txt"; then
-	sed -n '/^@@uu-start@@$/,/^@@uu-exit [0-9]*@@$/p' "$out/console.txt" |
-		sed '1d;$d' | tee "$out/output"
+	sed -n 's/^@@o //p' "$out/console.txt" | tee "$out/output"
 	rc=$(sed -n 's/^@@uu-exit \([0-9]*\)@@$/\1/p' "$out/console.txt" | tail -n 1)
 else
 	if [ $vm_rc -eq 124 ] || [ $vm_rc -eq 137 ]; then

@@ -12,7 +12,10 @@
 #
 # Results cross back through a host directory the guest can write
 # ($CACHE/results/vm.*): the command's exit status, and its output.  The
-# whole console is kept in that directory's console.log.
+# whole console is kept in that directory's console.log, and copied into
+# $VM_CONSOLE_DIR, if set, as vm.*.log (with the command as vm.*.cmd), for
+# harness/splat-scan.py: make check and make check-debug scan every
+# console of their guests for the kernel's splats.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -97,6 +100,11 @@ timeout -k 5 "$limit" /usr/bin/python3 "$VNG_DIR/usr/bin/vng" "${common[@]}" --v
 	--exec "$HARNESS/guest.sh $out" </dev/null > "$out/console.log" 2>&1
 vm_rc=$?
 set -e
+if [ -n "${VM_CONSOLE_DIR:-}" ]; then
+	mkdir -p "$VM_CONSOLE_DIR"
+	cp "$out/console.log" "$VM_CONSOLE_DIR/${out##*/}.log"
+	cp "$out/cmd" "$VM_CONSOLE_DIR/${out##*/}.cmd"
+fi
 
 if [ -f "$out/output" ]; then
 	cat "$out/output"
