@@ -24,4 +24,4 @@ if [ ! -f "$prefix/system.reg" ]; then
 	WINEPREFIX=$prefix /usr/lib/wine/wineserver -w || true
 fi
 VM_APPEND=clearcpuid=smap VM_RWDIR=$prefix "$HARNESS/vm.sh" -t 900 \
-	"mount --bind $ntdll $sys && export WINEPREFIX=$prefix WINEDEBUG=-all && $st/pe_wine $wine $st/pe_wine_prog.exe /tmp/pe_wine.out --loader-registers"
+	"$HARNESS/pe-autoload.sh && mount --bind $ntdll $sys && export WINEPREFIX=$prefix WINEDEBUG=-all && $st/pe_wine $wine $st/pe_wine_prog.exe /tmp/pe_wine.out --loader-registers && $HARNESS/pe-autoload.sh --check"

@@ -4,7 +4,11 @@
 # make wine: the PE backend under real Wine (bookworm's wine64 8.0) in the
 # guest.  pe_wine runs pe_wine_prog.exe, which registers itself and Wine's
 # loaded modules with the prctl, with a uprobe on a marked function, and
-# compares the kernel's callchain there with RtlCaptureStackBackTrace's.
+# compares the kernel's callchain there with RtlCaptureStackBackTrace's;
+# then the same program registering nothing, whose chain must not reach
+# main (pe_wine.c lists the checks).  The backend's module is unloaded
+# first (harness/pe-autoload.sh): the program's first registration must
+# load it through modprobe.
 #
 # The Wine prefix is created once on the host (in the cache, ~700 MB) and
 # written by the guest through a second 9p directory: wineboot in the TCG
@@ -32,7 +36,7 @@ fi
 start=$(date +%s)
 rc=0
 VM_APPEND=clearcpuid=smap VM_RWDIR=$prefix "$HARNESS/vm.sh" -t 900 \
-	"export WINEPREFIX=$prefix WINEDEBUG=-all; $st/pe_wine $wine $st/pe_wine_prog.exe /tmp/pe_wine.out" ||
+	"$HARNESS/pe-autoload.sh && export WINEPREFIX=$prefix WINEDEBUG=-all && $st/pe_wine $wine $st/pe_wine_prog.exe /tmp/pe_wine.out && $HARNESS/pe-autoload.sh --check" ||
 	rc=$?
 log "make wine: guest took $(($(date +%s) - start)) s"
 exit $rc

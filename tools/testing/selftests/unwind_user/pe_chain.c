@@ -11,15 +11,18 @@
  *     named from its ELF symbol table, DLL frames from the DLL's own COFF
  *     symbol table, never by the unwinder.
  *   - no_register: the same without the registration: no chain may reach
- *     main, or the chain test would not show that the PE table does it.
+ *     main, or the chain test would not show that the PE table does it
+ *     (the kernel finds no table in a PE file by itself: it is no ELF);
  *   - bad_input: corrupt copies of the DLL (headers, directory, table
  *     order, machine): each registration fails with its documented errno
- *     and leaves /proc/self/unwind_tables as it was; the intact copy
- *     registers.
+ *     and leaves the registrations in /proc/self/unwind_tables as they
+ *     were; the intact copy registers.
  *   - module: the module cannot be unloaded while an image is registered
  *     (each holds a reference); once unregistered it can, and then a PE
- *     registration fails with ENOPROTOOPT until it is loaded again (from
- *     $UNWIND_USER_PE_KO, which the harness sets).
+ *     registration asks modprobe for "unwind-user-format-3": with one that
+ *     cannot find it (the guest has no modules installed) the registration
+ *     fails with ENOPROTOOPT; with one that loads $UNWIND_USER_PE_KO (which
+ *     the harness sets) it succeeds, the module loaded by it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -320,6 +324,7 @@ TEST_F(pe, bad_input)
 {
 	uint64_t size = (self->pf.image_size + 4095) & ~4095ULL;
 	char *before, *after;
+	struct ut_line l;
 	uint8_t *img;
 	int ret;
 
@@ -330,7 +335,8 @@ TEST_F(pe, bad_input)
 	img = mmap(NULL, size + 64 * 4096, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, img);
-	before = ut_read_tables();
+	/* Only registrations: what the kernel finds may come at any sample. */
+	before = ut_read_registrations();
 	ASSERT_NE(NULL, before);
 
 	for (int c = 0; c < C_NR; c++) {
@@ -342,16 +348,21 @@ TEST_F(pe, bad_input)
 			TH_LOG("%s: %s, expected %s", corruptions[c].what,
 			       strerror(-ret), strerror(corruptions[c].err));
 		if (!ret) {
-			after = ut_read_tables();
+			after = ut_read_registrations();
 			ASSERT_NE(NULL, after);
 			EXPECT_EQ(ut_count_lines(before) + 1, ut_count_lines(after));
+			EXPECT_NE(NULL, ut_find_origin(after, "prctl", (uintptr_t)img,
+						       (uintptr_t)img + size, &l));
+			EXPECT_STREQ("pe", l.format) TH_LOG("%s", after);
+			EXPECT_EQ((uintptr_t)img, l.start);
+			EXPECT_EQ((uintptr_t)img + size, l.end);
 			free(after);
 			/* A registration is named with its format. */
 			EXPECT_EQ(-ENOENT, ut_unregister((uintptr_t)img,
 							 (uintptr_t)img + size));
 			EXPECT_EQ(0, unregister_pe(img, size));
 		}
-		after = ut_read_tables();
+		after = ut_read_registrations();
 		ASSERT_NE(NULL, after);
 		EXPECT_STREQ(before, after) TH_LOG("%s left a registration",
 						   corruptions[c].what);
@@ -376,6 +387,65 @@ TEST_F(pe, bad_input)
 	}
 	munmap(img, size + 64 * 4096);
 	free(before);
+}
+
+#define MODPROBE_SYSCTL	"/proc/sys/kernel/modprobe"
+#define MODPROBE_PATH	"/tmp/unwind_user_modprobe"
+#define MODPROBE_LOG	"/tmp/unwind_user_modprobe.log"
+
+/*
+ * Make the kernel's modprobe a script that logs what it is asked for and
+ * loads @ko for the PE format's alias only; @old gets the path it had.
+ */
+static int modprobe_set(const char *ko, char *old, size_t size)
+{
+	FILE *f = fopen(MODPROBE_PATH, "w");
+	ssize_t n;
+	int fd;
+
+	if (!f)
+		return -1;
+	/* The kernel runs "modprobe -q -- NAME"; busybox-static has insmod. */
+	fprintf(f, "#!/bin/sh\nfor a; do n=$a; done\necho \"$n\" >> %s\n"
+		"[ \"$n\" = unwind-user-format-%d ] || exit 1\n"
+		"exec busybox insmod '%s'\n", MODPROBE_LOG, PR_EH_FRAME_FORMAT_PE, ko);
+	if (fclose(f) || chmod(MODPROBE_PATH, 0755))
+		return -1;
+	remove(MODPROBE_LOG);
+	fd = open(MODPROBE_SYSCTL, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, old, size - 1);
+	old[n > 0 ? n : 0] = '\0';
+	old[strcspn(old, "\n")] = '\0';
+	n = pwrite(fd, MODPROBE_PATH, strlen(MODPROBE_PATH), 0);
+	close(fd);
+	return n == (ssize_t)strlen(MODPROBE_PATH) ? 0 : -1;
+}
+
+static void modprobe_restore(const char *old)
+{
+	int fd = open(MODPROBE_SYSCTL, O_WRONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (write(fd, old, strlen(old)) < 0)
+			perror(MODPROBE_SYSCTL);
+		close(fd);
+	}
+}
+
+/* Does the modprobe script's log hold the line @what? */
+static bool modprobe_asked(const char *what)
+{
+	char line[128];
+	bool found = false;
+	FILE *f = fopen(MODPROBE_LOG, "r");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, what, strlen(what)) && line[strlen(what)] == '\n';
+	if (f)
+		fclose(f);
+	return found;
 }
 
 static int module_refs(void)
@@ -423,18 +493,40 @@ TEST_F(pe, module)
 	EXPECT_EQ(0, unregister_pe(img, size));
 	EXPECT_EQ(refs, module_refs());
 
-	/* Without other users, it goes; PE registrations fail meanwhile. */
+	/*
+	 * Without other users, it goes; a PE registration then asks for it,
+	 * and fails with ENOPROTOOPT when modprobe cannot load it.
+	 */
 	if (refs == 0) {
+		char name[32], old[PATH_MAX];
+		int ret;
+
+		snprintf(name, sizeof(name), "unwind-user-format-%d", PR_EH_FRAME_FORMAT_PE);
 		EXPECT_EQ(0, syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK))
 			TH_LOG("delete_module: %s", strerror(errno));
 		EXPECT_EQ(-1, module_refs());
 		EXPECT_EQ(-ENOPROTOOPT, register_pe(img, size));
 
-		fd = open(ko, O_RDONLY | O_CLOEXEC);
-		ASSERT_LE(0, fd) TH_LOG("%s: %s", ko, strerror(errno));
-		EXPECT_EQ(0, syscall(SYS_finit_module, fd, "", 0))
-			TH_LOG("finit_module %s: %s", ko, strerror(errno));
-		close(fd);
+		/* A modprobe that finds it: the registration loads the module. */
+		ASSERT_EQ(0, modprobe_set(ko, old, sizeof(old)))
+			TH_LOG("cannot install %s: %s", MODPROBE_PATH, strerror(errno));
+		ret = register_pe(img, size);
+		modprobe_restore(old);
+		EXPECT_EQ(0, ret) TH_LOG("registration with the module unloaded: %s",
+					 strerror(-ret));
+		EXPECT_TRUE(modprobe_asked(name)) TH_LOG("modprobe was not asked for %s", name);
+		EXPECT_EQ(ret ? -1 : 1, module_refs());
+		if (!ret)
+			EXPECT_EQ(0, unregister_pe(img, size));
+
+		/* Whatever happened, the tests after this one need the module. */
+		if (module_refs() < 0) {
+			fd = open(ko, O_RDONLY | O_CLOEXEC);
+			ASSERT_LE(0, fd) TH_LOG("%s: %s", ko, strerror(errno));
+			EXPECT_EQ(0, syscall(SYS_finit_module, fd, "", 0))
+				TH_LOG("finit_module %s: %s", ko, strerror(errno));
+			close(fd);
+		}
 		EXPECT_EQ(0, module_refs());
 		EXPECT_EQ(0, register_pe(img, size));
 		EXPECT_EQ(0, unregister_pe(img, size));

@@ -3,25 +3,45 @@
  * The PE backend under real Wine: run pe_wine_prog.exe with wine64, put a
  * uprobe on its pe_w_probe once it runs (Wine maps its sections writable
  * first, and a uprobe is only installed in a mapping that is not: one set
- * before would never fire), and compare the kernel's deferred callchain
- * there with the chain Wine's own unwinder gave one call earlier
- * (RtlCaptureStackBackTrace in pe_w_mark, written to OUT): the same
- * return addresses, frame for frame, through the program, main, its CRT
- * start code, kernel32's BaseThreadInitThunk and ntdll's
- * RtlUserThreadStart (Wine's chain ends with a 0 after that).  The
- * program registered itself and Wine's loaded modules with the prctl.
+ * before would never fire), and check the kernel's deferred callchain
+ * there:
+ *
+ *   - every uprobe sample is at pe_w_probe, and its chain was delivered;
+ *   - frame 1 is pe_w_probe's return into pe_w_mark, as the program saw it
+ *     (__builtin_return_address);
+ *   - the chain passes, one frame after the other, pe_w_mark, pe_w_c,
+ *     pe_w_b, pe_w_a, main, mingw's __tmainCRTStartup and mainCRTStartup
+ *     (named by the image's COFF symbol table), kernel32's
+ *     BaseThreadInitThunk and ntdll's RtlUserThreadStart (named by their
+ *     exports and .pdata entries in the process, which the program
+ *     prints), and Wine's own chain (RtlCaptureStackBackTrace in
+ *     pe_w_mark, one call earlier) must pass the same frames, or comparing
+ *     with it proves nothing;
+ *   - from pe_w_mark's caller on, the return addresses equal Wine's, frame
+ *     for frame, to RtlUserThreadStart (Wine's chain ends with a 0 there).
+ *
+ * The program registers itself and Wine's loaded modules with the prctl.
+ * Then a control: the same program registering nothing.  Its chain must not
+ * reach main, or the first run would not show that the PE registrations
+ * made it: the kernel's discovery finds no table in a PE file (it is no
+ * ELF; Wine maps pe_wine_prog.exe, linked with 4096-byte file alignment,
+ * and its own DLLs from their files), and marks what it probed "discovered
+ * none" in /proc/PID/unwind_tables, which must list no PE image.
  *
  *   pe_wine WINE64 EXE OUT [--loader-registers]
  *
- * With --loader-registers the program registers nothing: Wine's loader
- * must have (patches/wine), and /proc/PID/unwind_tables must list its
- * images before the uprobe goes on.
+ * With --loader-registers (make wine-loader) there is one run, where the
+ * program registers nothing: Wine's loader must have registered every
+ * module (patches/wine) before the uprobe goes on, and the chain is
+ * checked as in the first run.
  *
- * Prints TAP lines; exits non-zero unless the chains match.
+ * Prints TAP, a line per check; exits non-zero unless all pass.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,54 +54,158 @@
 #include "perf_chain.h"
 
 #define MAX_TRACE	64
+#define MAX_MODS	64
+#define NR_PATH		9
+#define PATH_MAIN	4	/* path_names[] from here on: main and below */
+#define PATH_EXE	7	/* ... and up to here: in the program's image */
+#define PAGE		4096ULL
 
-/* The PE images /proc/@pid/unwind_tables lists. */
-static unsigned int count_pe_images(pid_t pid)
+/* The frames from pe_w_mark down, one after the other. */
+static const char * const path_names[NR_PATH] = {
+	"pe_w_mark", "pe_w_c", "pe_w_b", "pe_w_a", "main", "__tmainCRTStartup",
+	"mainCRTStartup", "BaseThreadInitThunk", "RtlUserThreadStart",
+};
+
+struct module {
+	uint64_t base, size;
+	char name[64];
+};
+
+struct run {
+	const char *tag;	/* of its TAP lines */
+	const char *mode;	/* pe_wine_prog.exe's */
+	char out[PATH_MAX], go[PATH_MAX + 8], end[PATH_MAX + 16];
+	pid_t child, pid;
+	int ret;		/* chain_attach()'s */
+	struct chain_capture cap;
+	struct module mods[MAX_MODS];
+	unsigned int nr_mods, nr_reg, nr_reg_ok;
+	uint64_t base;		/* where pe_wine_prog.exe is */
+	uint64_t start[NR_PATH], end_ip[NR_PATH];	/* of path_names[] */
+	uint64_t trace[MAX_TRACE];
+	unsigned int nt;
+	uint64_t ret_ip;	/* pe_w_probe's return address */
+	bool probed;
+	char *tables_before, *tables_after;	/* /proc/PID/unwind_tables */
+};
+
+static const struct pe_file *exe;
+static const char *exe_name;
+static unsigned int tests, failed;
+
+static bool tap(bool ok, const char *fmt, ...)
 {
-	unsigned int n = 0;
-	char path[64], line[256];
-	FILE *f;
+	va_list ap;
 
-	snprintf(path, sizeof(path), "/proc/%d/unwind_tables", pid);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		n += !!strstr(line, " pe\n");
-	if (f)
-		fclose(f);
-	return n;
+	printf("%s %u - ", ok ? "ok" : "not ok", ++tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failed += !ok;
+	return ok;
 }
 
-/* Where @pid has the headers of @path mapped (file offset 0), or 0. */
-static uint64_t image_base(pid_t pid, const char *path)
+/* The whole of /proc/@pid/unwind_tables, or "". */
+static char *read_tables(pid_t pid)
 {
-	unsigned long long start, off;
-	char maps[64], line[PATH_MAX + 128];
-	uint64_t base = 0;
-	int pos;
-	FILE *f;
+	char path[64], *buf = NULL;
+	size_t size = 0;
+	FILE *f, *m;
 
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
-	f = fopen(maps, "r");
-	while (f && !base && fgets(line, sizeof(line), f)) {
-		pos = 0;
-		if (sscanf(line, "%llx-%*x %*s %llx %*s %*s %n", &start, &off, &pos) < 2 || !pos)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if (!off && !strcmp(line + pos, path))
-			base = start;
+	snprintf(path, sizeof(path), "/proc/%d/unwind_tables", pid);
+	m = open_memstream(&buf, &size);
+	f = fopen(path, "r");
+	if (!m)
+		return strdup("");
+	while (f && !feof(f)) {
+		char chunk[4096];
+		size_t n = fread(chunk, 1, sizeof(chunk), f);
+
+		fwrite(chunk, 1, n, m);
+		if (!n)
+			break;
 	}
 	if (f)
 		fclose(f);
-	return base;
+	fclose(m);
+	return buf;
 }
 
-/* Let the program go down its chain: the uprobe is in place. */
-static void go(void *path)
+/*
+ * Is there a line "START-END @origin @format" in @tables, with START <=
+ * @start and @end <= END (a range of 0 bytes: any line that holds @start)?
+ * 0 for @start: the number of lines of that origin and format.
+ */
+static unsigned int table_has(const char *tables, const char *origin, const char *format,
+			      uint64_t start, uint64_t end)
+{
+	unsigned long long s, e;
+	char o[16], fmt[16];
+	unsigned int n = 0;
+	const char *p;
+
+	for (p = tables; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (sscanf(p, "%llx-%llx %15s %15s", &s, &e, o, fmt) != 4 ||
+		    strcmp(o, origin) || strcmp(fmt, format))
+			continue;
+		if (!start || (s <= start && start < e && end <= e))
+			n++;
+	}
+	return n;
+}
+
+/* The program's C runtime (msvcrt) ends its text lines with "\r\n". */
+static void chomp(char *line)
+{
+	line[strcspn(line, "\r\n")] = '\0';
+}
+
+/* Does @path hold a line @what? */
+static bool file_has(const char *path, const char *what)
+{
+	char line[4096];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		chomp(line);
+		found = !strcmp(line, what);
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void touch(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 
 	if (fd >= 0)
 		close(fd);
+}
+
+/*
+ * The uprobe is in place: let the program go down its chain, wait until it
+ * has passed pe_w_probe (the kernel's walk is over then) and read what the
+ * kernel holds for it, then let it end.
+ */
+static void go(void *arg)
+{
+	struct run *r = arg;
+	siginfo_t si;
+	int i;
+
+	r->tables_before = read_tables(r->pid);
+	touch(r->go);
+	for (i = 0; i < 600 && !file_has(r->out, "probed"); i++) {
+		si.si_pid = 0;
+		if (!waitid(P_PID, r->child, &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid)
+			break;
+		usleep(100000);
+	}
+	r->tables_after = read_tables(r->pid);
+	touch(r->end);
 }
 
 /* The Linux pid the program wrote to @out, waiting up to two minutes. */
@@ -108,147 +232,343 @@ static pid_t program_pid(const char *out, pid_t child)
 	return -1;
 }
 
+/* What the program wrote to its OUT. */
+static void read_out(struct run *r)
+{
+	char line[4096], name[64];
+	unsigned long long b, s;
+	unsigned int i;
+	long long err;
+	FILE *f;
+
+	f = fopen(r->out, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *end;
+
+		chomp(line);
+
+		if (sscanf(line, "module %llx %llx %63s", &b, &s, name) == 3 &&
+		    r->nr_mods < MAX_MODS) {
+			r->mods[r->nr_mods] = (struct module){ .base = b, .size = s };
+			snprintf(r->mods[r->nr_mods++].name, sizeof(name), "%s", name);
+			if (!strcasecmp(name, exe_name))
+				r->base = b;
+		} else if (sscanf(line, "register %llx %llx %63s %lld", &b, &s, name, &err) == 4) {
+			printf("# %s: registered %s at %llx (%llx bytes): %s\n", r->tag, name,
+			       b, s, err ? strerror(-err) : "ok");
+			r->nr_reg++;
+			r->nr_reg_ok += !err;
+		} else if (sscanf(line, "func %63s %llx %llx", name, &b, &s) == 3) {
+			for (i = PATH_EXE; i < NR_PATH; i++) {
+				if (strcmp(name, path_names[i]))
+					continue;
+				r->start[i] = b;
+				r->end_ip[i] = s;
+			}
+		} else if (sscanf(line, "ret %llx", &b) == 1) {
+			r->ret_ip = b;
+		} else if (!strcmp(line, "probed")) {
+			r->probed = true;
+		} else if (!strncmp(line, "trace ", 6)) {
+			r->nt = strtoul(line + 6, &end, 10);
+			for (i = 0; i < r->nt && i < MAX_TRACE; i++)
+				r->trace[i] = strtoull(end, &end, 16);
+			r->nt = i;
+		}
+	}
+	if (f)
+		fclose(f);
+	/* The program's own functions, by its COFF symbol table. */
+	for (i = 0; r->base && i < PATH_EXE; i++) {
+		uint32_t rva = pe_file_sym_rva(exe, path_names[i]);
+		const struct pe_sym *sym = rva ? pe_file_sym(exe, rva) : NULL;
+
+		if (sym) {
+			r->start[i] = r->base + sym->rva;
+			r->end_ip[i] = r->start[i] + sym->size;
+		}
+	}
+}
+
+/* Is @ip inside path_names[@k]? */
+static bool in_path(const struct run *r, unsigned int k, uint64_t ip)
+{
+	return r->end_ip[k] && ip >= r->start[k] && ip < r->end_ip[k];
+}
+
+/* How many of path_names[] the return addresses @ips[@nr] pass, in order. */
+static unsigned int path_depth(const struct run *r, const uint64_t *ips, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr && i < NR_PATH && in_path(r, i, ips[i] - 1); i++)
+		;
+	return i;
+}
+
+/* Name @ip (a return address unless @exact) for the log. */
+static const char *frame_name(const struct run *r, uint64_t ip, bool exact, char *buf,
+			      size_t size)
+{
+	uint64_t at = ip - !exact;
+	const struct pe_sym *sym;
+	unsigned int i;
+
+	for (i = 0; i < NR_PATH; i++)
+		if (in_path(r, i, at))
+			return path_names[i];
+	if (r->base && at - r->base < exe->image_size) {
+		sym = pe_file_sym(exe, at - r->base);
+		return sym ? sym->name : "?[exe]";
+	}
+	for (i = 0; i < r->nr_mods; i++) {
+		if (at - r->mods[i].base < r->mods[i].size) {
+			snprintf(buf, size, "%s+%llx", r->mods[i].name,
+				 (unsigned long long)(ip - r->mods[i].base));
+			return buf;
+		}
+	}
+	return "?";
+}
+
+static void print_chain(const struct run *r, const char *what, const uint64_t *ips,
+			unsigned int nr, bool top_exact)
+{
+	char buf[96];
+	unsigned int i;
+
+	printf("# %s: %s (%u frames):", r->tag, what, nr);
+	for (i = 0; i < nr && i < 24; i++)
+		printf(" %llx %s", (unsigned long long)ips[i],
+		       frame_name(r, ips[i], top_exact && !i, buf, sizeof(buf)));
+	printf("\n");
+}
+
+/* Run pe_wine_prog.exe in @r->mode under the uprobe @attr. */
+static void run_program(struct run *r, char **argv, struct perf_event_attr *attr)
+{
+	remove(r->out);
+	remove(r->go);
+	remove(r->end);
+	r->child = fork();
+	if (r->child < 0) {
+		r->ret = -1;
+		return;
+	}
+	if (!r->child) {
+		char *args[] = { argv[1], argv[2], r->out, (char *)r->mode, r->go, NULL };
+
+		execv(argv[1], args);
+		_exit(127);
+	}
+	r->pid = program_pid(r->out, r->child);
+	if (r->pid < 0) {
+		printf("# %s: %s never said its pid\n", r->tag, argv[2]);
+		kill(r->child, SIGKILL);
+		waitpid(r->child, NULL, 0);
+		r->ret = -1;
+		return;
+	}
+	printf("# %s: %s runs as pid %d: the uprobe goes on it\n", r->tag, argv[2], r->pid);
+	r->ret = chain_attach(&r->cap, attr, r->pid, r->child, go, r);
+	remove(r->go);
+	remove(r->end);
+	read_out(r);
+}
+
+/* The checks all runs share: see the comment at the top. */
+static void check_ran(struct run *r)
+{
+	unsigned int depth = path_depth(r, r->trace, r->nt);
+	unsigned int i;
+
+	tap(!r->ret && !r->cap.exit_status && r->base && r->nr_mods && r->nt && r->probed &&
+	    r->ret_ip, "%s: %s ran to its end (exit %#x%s), at %llx with %u modules, %s%s",
+	    r->tag, exe_name, r->cap.exit_status, r->ret ? ", not profiled" : "",
+	    (unsigned long long)r->base, r->nr_mods, r->nt ? "its trace" : "no trace",
+	    r->probed && r->ret_ip ? ", past the probe" : ", never said it passed the probe");
+	for (i = 0; i < NR_PATH; i++)
+		if (!r->end_ip[i])
+			printf("# %s: %s not found in the image or process\n", r->tag,
+			       path_names[i]);
+	print_chain(r, "Wine's chain in pe_w_mark", r->trace, r->nt, false);
+	tap(depth == NR_PATH, "%s: Wine's own chain passes %s ... %s (%u of %u)", r->tag,
+	    path_names[0], path_names[NR_PATH - 1], depth, NR_PATH);
+}
+
+/* Every sample is the uprobe's, with its chain: 0, or the failures. */
+static void check_samples(struct run *r, uint64_t probe)
+{
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < r->cap.nr_samples; i++) {
+		const struct chain_sample *s = &r->cap.samples[i];
+
+		print_chain(r, s->resolved ? "the kernel's chain" :
+			    "the kernel's chain, never delivered", s->ips, s->nr, true);
+		if (s->ip != probe || !s->nr || s->ips[0] != probe || !s->resolved) {
+			printf("# %s: sample %u at %llx, chain from %llx: not the probe's\n",
+			       r->tag, i, (unsigned long long)s->ip,
+			       (unsigned long long)(s->nr ? s->ips[0] : 0));
+			bad++;
+		}
+	}
+	/* pe_w_probe runs once, on the one thread the event is on. */
+	tap(r->cap.nr_samples == 1 && !bad,
+	    "%s: %u uprobe samples, all at pe_w_probe (%llx) with a chain: %u bad", r->tag,
+	    r->cap.nr_samples, (unsigned long long)probe, bad);
+}
+
+/* The kernel's chain is Wine's: frame 1 and the whole path. */
+static void check_chain(struct run *r)
+{
+	unsigned int i, j, last, f1 = 0, deep = 0, same = 0, n = r->cap.nr_samples;
+
+	/* Wine's chain ends with a 0 after RtlUserThreadStart; compare up to it. */
+	for (last = 1; last < r->nt && r->trace[last]; last++)
+		;
+	for (i = 0; i < n; i++) {
+		const struct chain_sample *s = &r->cap.samples[i];
+		bool eq = s->nr > last;
+
+		f1 += s->nr > 1 && s->ips[1] == r->ret_ip;
+		deep += s->nr > 1 && path_depth(r, s->ips + 1, s->nr - 1) == NR_PATH;
+		for (j = 1; eq && j < last; j++)
+			eq = s->ips[j + 1] == r->trace[j];
+		same += eq;
+	}
+	tap(n && f1 == n && in_path(r, 0, r->ret_ip - 1),
+	    "%s: frame 1 is pe_w_probe's return into pe_w_mark, %llx, in %u of %u", r->tag,
+	    (unsigned long long)r->ret_ip, f1, n);
+	tap(n && deep == n, "%s: the kernel's chain passes %s ... %s in %u of %u", r->tag,
+	    path_names[0], path_names[NR_PATH - 1], deep, n);
+	tap(n && same == n && last >= NR_PATH,
+	    "%s: from frame 2 on, the kernel's chain is Wine's (%u frames) in %u of %u",
+	    r->tag, last - 1, same, n);
+}
+
+/* Each module Wine loaded is registered as a PE image in @tables. */
+static unsigned int modules_listed(const struct run *r, const char *tables)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < r->nr_mods; i++) {
+		const struct module *m = &r->mods[i];
+		uint64_t end = m->base + ((m->size + PAGE - 1) & ~(PAGE - 1));
+
+		if (table_has(tables, "prctl", "pe", m->base, end))
+			n++;
+		else
+			printf("# %s: %s (%llx-%llx) is not listed as a PE image\n", r->tag,
+			       m->name, (unsigned long long)m->base, (unsigned long long)end);
+	}
+	return n;
+}
+
+/* Nothing registered: the kernel's chain must not get to main. */
+static void check_control(struct run *r, uint64_t probe)
+{
+	unsigned int i, j, k, reached = 0, depth = 0, n = r->cap.nr_samples;
+	char buf[96];
+
+	printf("# %s: unwind_tables after the walk:\n", r->tag);
+	for (const char *p = r->tables_after; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : 0)
+		printf("#   %.*s\n", (int)strcspn(p, "\n"), p);
+	tap(!r->nr_reg && !table_has(r->tables_before, "prctl", "pe", 0, 0) &&
+	    !table_has(r->tables_after, "prctl", "pe", 0, 0) && r->tables_after &&
+	    *r->tables_after, "%s: the program registered nothing, and unwind_tables %s",
+	    r->tag, "lists no PE image before or after the walk");
+	/* The kernel looked at the program's text, and found no ELF there. */
+	tap(table_has(r->tables_after, "discovered", "none", probe, probe),
+	    "%s: discovery marked %s's text at the probe \"discovered none\"", r->tag,
+	    exe_name);
+
+	for (i = 0; i < n; i++) {
+		const struct chain_sample *s = &r->cap.samples[i];
+		unsigned int d = s->nr > 1 ? path_depth(r, s->ips + 1, s->nr - 1) : 0;
+		bool deep = false;
+
+		for (j = 1; j < s->nr; j++)
+			for (k = PATH_MAIN; k < NR_PATH; k++)
+				deep |= in_path(r, k, s->ips[j] - 1);
+		reached += deep;
+		depth = d > depth ? d : depth;
+		printf("# %s: sample %u: %u frames, the last %s; %u of the path from %s\n",
+		       r->tag, i, s->nr,
+		       s->nr ? frame_name(r, s->ips[s->nr - 1], s->nr == 1, buf, sizeof(buf)) :
+		       "-", d, path_names[0]);
+	}
+	tap(n && !reached,
+	    "%s: the kernel's chain does not reach main in %u of %u (it got %u frames of %s, %s)",
+	    r->tag, n - reached, n, depth, path_names[0],
+	    depth ? path_names[depth - 1] : "none");
+}
+
 int main(int argc, char **argv)
 {
-	uint64_t trace[MAX_TRACE], base = 0, probe;
-	unsigned int nt = 0, last, i, hits = 0, good = 0, mods = 0, mods_ok = 0;
-	struct chain_capture cap = { 0 };
+	struct run runs[2] = {
+		{ .tag = "wine", .mode = "wait" },
+		{ .tag = "control", .mode = "wait-none" },
+	};
 	struct perf_event_attr attr;
-	char line[4096], name[256];
-	unsigned int loader_images = 0;
-	uint64_t loader_base = 0;
-	char gofile[PATH_MAX + 8];
+	unsigned int nr_runs = 2, i;
 	bool loader = false;
-	pid_t child, pid;
+	uint64_t probe;
 	struct pe_file pf;
 	int64_t off;
 	uint32_t rva;
-	FILE *f;
-	int ret;
 
 	loader = argc == 5 && !strcmp(argv[4], "--loader-registers");
 	if (argc != 4 && !loader) {
 		fprintf(stderr, "usage: %s WINE64 EXE OUT [--loader-registers]\n", argv[0]);
 		return 2;
 	}
+	if (loader) {
+		runs[0] = (struct run){ .tag = "loader", .mode = "wait-loader" };
+		nr_runs = 1;
+	}
+	printf("TAP version 13\n1..%u\n", loader ? 7 : 13);
 	if (pe_file_load(&pf, argv[2]))
 		return 1;
+	exe = &pf;
+	exe_name = basename(argv[2]);
 	rva = pe_file_sym_rva(&pf, "pe_w_probe");
 	off = rva ? pe_file_rva_to_offset(&pf, rva) : -1;
 	if (off < 0 || chain_attr_uprobe(&attr, argv[2], off)) {
-		printf("not ok 1 - wine: no uprobe on pe_w_probe\n");
+		printf("Bail out! no uprobe on pe_w_probe\n");
 		return 1;
 	}
-	remove(argv[3]);
-	snprintf(gofile, sizeof(gofile), "%s.go", argv[3]);
-	remove(gofile);
-	child = fork();
-	if (child < 0)
-		return 1;
-	if (!child) {
-		char *mode = loader ? "wait-loader" : "wait";
+	for (i = 0; i < nr_runs; i++) {
+		struct run *r = &runs[i];
 
-		execv(argv[1], (char *[]){ argv[1], argv[2], argv[3], mode, gofile, NULL });
-		_exit(127);
-	}
-	pid = program_pid(argv[3], child);
-	if (pid < 0) {
-		printf("not ok 1 - wine: %s never said its pid\n", argv[2]);
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
-		return 1;
-	}
-	printf("# %s runs as pid %d: the uprobe goes on it\n", argv[2], pid);
-	loader_images = count_pe_images(pid);
-	loader_base = image_base(pid, argv[2]);
-	printf("# %u PE images registered before it goes on; %s at %llx\n", loader_images,
-	       argv[2], (unsigned long long)loader_base);
-	ret = chain_attach(&cap, &attr, pid, child, go, gofile);
-	remove(gofile);
-	if (ret || cap.exit_status) {
-		printf("not ok 1 - wine: %s exited with %#x (%s)\n", argv[2],
-		       cap.exit_status, ret ? strerror(-ret) : "ran");
-		return 1;
-	}
-
-	f = fopen(argv[3], "r");
-	if (!f) {
-		printf("not ok 1 - wine: the program wrote no %s\n", argv[3]);
-		return 1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long b, s;
-		long long err;
-		char *p, *end;
-
-		if (sscanf(line, "register %llx %llx %255s %lld", &b, &s, name, &err) == 4) {
-			printf("# registered %s at %llx (%llx bytes): %s\n", name, b, s,
-			       err ? strerror(-err) : "ok");
-			mods++;
-			mods_ok += !err;
-			if (!strcasecmp(name, "pe_wine_prog.exe"))
-				base = b;
-			continue;
+		snprintf(r->out, sizeof(r->out), "%s%s", argv[3], i ? "-control" : "");
+		snprintf(r->go, sizeof(r->go), "%s.go", r->out);
+		snprintf(r->end, sizeof(r->end), "%s.end", r->go);
+		run_program(r, argv, &attr);
+		/* The program's image at its preferred base: the probe is there. */
+		probe = (r->base ? r->base : pf.image_base) + rva;
+		check_ran(r);
+		check_samples(r, probe);
+		if (!strcmp(r->mode, "wait")) {
+			tap(r->nr_reg && r->nr_reg_ok == r->nr_mods &&
+			    modules_listed(r, r->tables_after) == r->nr_mods,
+			    "%s: the program registered its %u modules (%u ok), %s", r->tag,
+			    r->nr_mods, r->nr_reg_ok, "listed as PE images after the walk");
+			check_chain(r);
+		} else if (loader) {
+			tap(!r->nr_reg && r->nr_mods &&
+			    modules_listed(r, r->tables_before) == r->nr_mods,
+			    "%s: Wine's loader registered its %u modules %s", r->tag, r->nr_mods,
+			    "before the uprobe went on, the program none");
+			check_chain(r);
+		} else {
+			check_control(r, probe);
 		}
-		if (strncmp(line, "trace ", 6))
-			continue;
-		p = line + 6;
-		nt = strtoul(p, &end, 10);
-		for (i = 0; i < nt && i < MAX_TRACE; i++)
-			trace[i] = strtoull(end, &end, 16);
-		nt = i;
+		chain_free(&r->cap);
+		free(r->tables_before);
+		free(r->tables_after);
 	}
-	fclose(f);
-	printf("# %u of %u modules registered by the program\n", mods_ok, mods);
-	if (loader) {
-		/* Wine registered them: the program's own image among them. */
-		base = loader_base;
-		if (mods || loader_images < 2 || !base) {
-			printf("not ok 1 - wine: %u images registered by the loader, %u %s\n",
-			       loader_images, mods, "by the program");
-			return 1;
-		}
-	}
-	if (!base || nt < 2) {
-		printf("not ok 1 - wine: no image base or trace in %s\n", argv[3]);
-		return 1;
-	}
-	probe = base + rva;
-	/* Wine's chain ends with a 0 after RtlUserThreadStart; compare up to it. */
-	for (last = 1; last < nt && trace[last]; last++)
-		;
-
-	/*
-	 * At the probe: pe_w_probe, its return into pe_w_mark, then the
-	 * frames Wine gave from pe_w_mark's caller on, one place further.
-	 */
-	for (i = 0; i < cap.nr_samples; i++) {
-		const struct chain_sample *s = &cap.samples[i];
-		unsigned int j, same = 0;
-
-		if (!s->nr || s->ips[0] != probe)
-			continue;
-		hits++;
-		for (j = 1; j < last && j + 1 < s->nr; j++)
-			same += s->ips[j + 1] == trace[j];
-		printf("# kernel chain (%u frames%s):", s->nr,
-		       s->resolved ? "" : ", never delivered");
-		for (j = 0; j < s->nr && j < 24; j++)
-			printf(" %llx", (unsigned long long)s->ips[j]);
-		printf("\n# Wine's chain from pe_w_mark:");
-		for (j = 0; j < last; j++)
-			printf(" %llx", (unsigned long long)trace[j]);
-		printf("\n# %u of Wine's %u caller frames equal\n", same, last - 1);
-		good += s->resolved && same == last - 1;
-	}
-	printf("# %u samples, %u deferred chains; the probe at %llx\n", cap.nr_samples,
-	       cap.nr_deferred, (unsigned long long)probe);
-	for (i = 0; i < cap.nr_samples && i < 3; i++)
-		printf("# sample %u: pid %u ip %llx, %u frames\n", i, cap.samples[i].pid,
-		       (unsigned long long)cap.samples[i].ip, cap.samples[i].nr);
-	printf("%s 1 - wine: %u uprobe hits, %u chains equal to RtlCaptureStackBackTrace's\n",
-	       hits && good == hits ? "ok" : "not ok", hits, good);
-	chain_free(&cap);
 	pe_file_free(&pf);
-	return hits && good == hits ? 0 : 1;
+	printf("# %u of %u checks failed\n", failed, tests);
+	return failed ? 1 : 0;
 }

@@ -9,14 +9,22 @@
  * file named by its argument and calls pe_w_probe, on which pe_wine.c
  * puts a uprobe: the kernel's chain there must be Wine's, frame for frame.
  *
- * Output lines: "register BASE SIZE NAME ERR", "pid PID" (its Linux pid),
- * then "trace N IP...".  With "wait FILE" after OUT, it waits for FILE (a
+ *   pe_wine_prog.exe OUT [wait|wait-none|wait-loader FILE | spin MS]
+ *
+ * Output lines: "module BASE SIZE NAME" for each module Wine has loaded,
+ * "register BASE SIZE NAME ERR" for each it registered, "func NAME START
+ * END" for kernel32's BaseThreadInitThunk and ntdll's RtlUserThreadStart
+ * (their exports, and the end of their .pdata entries), "pid PID" (its
+ * Linux pid), then "trace N IP...", "ret IP" (where pe_w_probe returned
+ * to) and "probed".  With "wait FILE" after OUT, it waits for FILE (a
  * Windows path) to exist before it goes down the chain: pe_wine.c puts the
  * uprobe on the running process then, when Wine has mapped the image for
  * good (Wine maps sections writable and makes them executable later, which
- * a uprobe set before does not follow).  "wait-loader FILE" does the same
- * without registering anything: for a Wine that registers the images it
- * maps itself (patches/wine).
+ * a uprobe set before does not follow); after "probed" it waits for
+ * FILE.end, for pe_wine.c to read its /proc/PID/unwind_tables.
+ * "wait-none FILE" does the same without registering anything (pe_wine.c's
+ * control), and so does "wait-loader FILE": for a Wine that registers the
+ * images it maps itself (patches/wine).
  *
  * With "spin MS" after OUT (make demo-wine), the bottom of the chain is
  * pe_w_spin instead, which spins for MS milliseconds, in its own loop and
@@ -60,7 +68,8 @@ static long long linux_syscall5(long long nr, long long a1, long long a2,
 	return ret;
 }
 
-static void register_modules(void)
+/* Lists Wine's modules, and registers them if @reg. */
+static void register_modules(int reg)
 {
 	HMODULE mods[256];
 	DWORD need = 0, i;
@@ -77,6 +86,10 @@ static void register_modules(void)
 		if (!GetModuleInformation(GetCurrentProcess(), mods[i], &mi, sizeof(mi)))
 			continue;
 		GetModuleBaseNameA(GetCurrentProcess(), mods[i], name, sizeof(name));
+		fprintf(out, "module %llx %lx %s\n", (unsigned long long)(ULONG_PTR)mi.lpBaseOfDll,
+			mi.SizeOfImage, name);
+		if (!reg)
+			continue;
 		d.text_start = (ULONG_PTR)mi.lpBaseOfDll;
 		d.text_size = mi.SizeOfImage;
 		ret = linux_syscall5(NR_PRCTL, PR_REGISTER_EH_FRAME, (ULONG_PTR)dp,
@@ -86,9 +99,41 @@ static void register_modules(void)
 	}
 }
 
+/*
+ * Where @name of @mod starts, by its export, and ends, by the .pdata entry
+ * that starts there (0 if none does): pe_wine.c names frames with it.
+ */
+static void print_func(const char *mod, const char *name)
+{
+	HMODULE h = GetModuleHandleA(mod);
+	ULONG_PTR base = (ULONG_PTR)h, start = 0, end = 0;
+	const IMAGE_DATA_DIRECTORY *dir;
+	const IMAGE_NT_HEADERS64 *nt;
+	const RUNTIME_FUNCTION *rf;
+	DWORD i, rva;
+
+	if (h)
+		start = (ULONG_PTR)GetProcAddress(h, name);
+	if (start) {
+		nt = (const IMAGE_NT_HEADERS64 *)(base + ((const IMAGE_DOS_HEADER *)h)->e_lfanew);
+		dir = &nt->OptionalHeader.DataDirectory[IMAGE_DIRECTORY_ENTRY_EXCEPTION];
+		rf = (const RUNTIME_FUNCTION *)(base + dir->VirtualAddress);
+		rva = start - base;
+		for (i = 0; i < dir->Size / sizeof(*rf); i++)
+			if (rf[i].BeginAddress == rva)
+				end = base + rf[i].EndAddress;
+	}
+	fprintf(out, "func %s %llx %llx\n", name, (unsigned long long)start,
+		(unsigned long long)end);
+}
+
+static void *probe_ret;
+
 /* The uprobe's target: a function of its own, so its entry is easy to find. */
 __attribute__((noinline)) void pe_w_probe(void)
 {
+	/* The kernel's frame 1 at the uprobe, which pe_wine.c checks. */
+	probe_ret = __builtin_return_address(0);
 	sink++;
 	__asm__ volatile("" ::: "memory");
 }
@@ -169,19 +214,35 @@ static void wait_for(const char *path)
 
 int main(int argc, char **argv)
 {
+	const char *mode = argc > 3 ? argv[2] : "";
+	char end[MAX_PATH];
+	int wait;
+
 	out = fopen(argc > 1 ? argv[1] : "pe_wine.out", "w");
 	if (!out)
 		return 1;
-	if (argc > 3 && !strcmp(argv[2], "spin"))
+	if (!strcmp(mode, "spin"))
 		spin_ms = strtoull(argv[3], NULL, 0);
-	/* A loader that registers what it maps (patches/wine) needs no help. */
-	if (argc < 3 || strcmp(argv[2], "wait-loader"))
-		register_modules();
+	wait = !strcmp(mode, "wait") || !strcmp(mode, "wait-none") ||
+	       !strcmp(mode, "wait-loader");
+	/*
+	 * The control registers nothing, nor need a loader that registers
+	 * what it maps (patches/wine).
+	 */
+	register_modules(strcmp(mode, "wait-none") && strcmp(mode, "wait-loader"));
+	print_func("kernel32.dll", "BaseThreadInitThunk");
+	print_func("ntdll.dll", "RtlUserThreadStart");
 	fprintf(out, "pid %lld\n", linux_syscall5(NR_GETPID, 0, 0, 0, 0, 0));
 	fflush(out);
-	if (argc > 3 && (!strcmp(argv[2], "wait") || !strcmp(argv[2], "wait-loader")))
+	if (wait)
 		wait_for(argv[3]);
 	pe_w_a(argc);
+	if (wait) {
+		fprintf(out, "ret %llx\nprobed\n", (unsigned long long)(ULONG_PTR)probe_ret);
+		fflush(out);
+		snprintf(end, sizeof(end), "%s.end", argv[3]);
+		wait_for(end);
+	}
 	fclose(out);
 	return 0;
 }
