@@ -141,7 +141,7 @@ static bool discover_same(const struct vm_area_struct *vma,
 	       m->addr - m->off;
 }
 
-/* The executable mapping at @pc: 0, or -ENOENT if there is none. */
+/* The executable mapping at @pc: 0, or -ENXIO if there is none. */
 static int discover_vma(struct mm_struct *mm, unsigned long pc,
 			struct discover_map *m)
 {
@@ -153,7 +153,7 @@ static int discover_vma(struct mm_struct *mm, unsigned long pc,
 		return -EINTR;
 	vma = vma_lookup(mm, pc);
 	if (!vma || !(vma->vm_flags & VM_EXEC)) {
-		ret = -ENOENT;
+		ret = -ENXIO;
 		goto out;
 	}
 	m->start = vma->vm_start;
@@ -272,8 +272,9 @@ out:
  * @budget:	what the walk's table lookups may still spend
  *
  * Return: 0 when an entry or a marker may now cover @pc; else a negative
- * errno, and nothing changed: -ENOENT when there is nothing to probe (no
- * executable mapping, discovery off, budget spent), -EAGAIN when the rate
+ * errno, and nothing changed: -ENXIO when no executable mapping holds @pc,
+ * -ENOENT when there is nothing else to probe (discovery off, budget
+ * spent), -EAGAIN when the rate
  * limit or a change of the mapping stopped the probe, -ENOMEM, -EINTR.
  */
 int unwind_user_discover(struct mm_struct *mm, unsigned long pc,

@@ -1274,8 +1274,9 @@ static int registry_eh_frame_lookup(struct mm_struct *mm,
  * @budget:	what the walk's lookups may still spend; this one's is taken
  * @frame:	the rules, on success
  *
- * Return: 0; -ENOENT when no registered table covers @pc; -EFAULT when a
- * read of the table faulted; -EOPNOTSUPP for a construct the reader does not
+ * Return: 0; -ENOENT when no registered table covers @pc; -ENXIO when no
+ * executable mapping holds it either (as far as a look for its table saw);
+ * -EFAULT when a read of the table faulted; -EOPNOTSUPP for a construct the reader does not
  * handle, or when the budget is spent; -EINVAL when the table is corrupt
  * (and then it is dropped).
  */
@@ -1339,10 +1340,15 @@ again:
 		 * Nothing covers @pc yet (a marker says there is nothing to
 		 * find): look for the table of what is mapped there, once.
 		 */
-		if (e != &registry_none && !discovered &&
-		    !unwind_user_discover(mm, pc, budget)) {
-			discovered = true;
-			goto again;
+		if (e != &registry_none && !discovered) {
+			ret = unwind_user_discover(mm, pc, budget);
+			if (!ret) {
+				discovered = true;
+				goto again;
+			}
+			/* No code is mapped there: no frame either. */
+			if (ret == -ENXIO)
+				return ret;
 		}
 		return -ENOENT;
 	}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests: walks by kernel/unwind/user.c itself (walk.c) over a fake
- * stack: realigned frames, signal frames, circles and the walk's budget.
+ * stack: realigned frames, signal frames, stack switches, circles and the
+ * walk's budget.
  */
 #include "unit.h"
 
@@ -10,9 +11,10 @@
 
 #define STK		0x7f0000UL	/* the stack */
 #define ALT		0x900000UL	/* a signal stack, above it */
+#define LOW		0x200000UL	/* another stack, below it (and the text) */
 #define STK_WORDS	512
 
-static unsigned long stk[STK_WORDS], alt[STK_WORDS];
+static unsigned long stk[STK_WORDS], alt[STK_WORDS], low[STK_WORDS];
 static unsigned long looked_up[16];
 static unsigned int nr_looked_up;
 
@@ -32,6 +34,8 @@ static void put_word(unsigned long addr, unsigned long val)
 		stk[(addr - STK) / 8] = val;
 	else if (addr >= ALT && addr < ALT + sizeof(alt))
 		alt[(addr - ALT) / 8] = val;
+	else if (addr >= LOW && addr < LOW + sizeof(low))
+		low[(addr - LOW) / 8] = val;
 	else
 		abort();
 }
@@ -41,12 +45,14 @@ static void map_stacks(size_t alt_len)
 {
 	fake_user_map(STK, stk, sizeof(stk));
 	fake_user_map(ALT, alt, alt_len);
+	fake_user_map(LOW, low, sizeof(low));
 }
 
 static void clear_stacks(void)
 {
 	memset(stk, 0, sizeof(stk));
 	memset(alt, 0, sizeof(alt));
+	memset(low, 0, sizeof(low));
 	nr_looked_up = 0;
 }
 
@@ -95,6 +101,7 @@ static void expect_walk(int line, const struct walk_state *start,
 #define FN_RESTORE	(F0 + 0x501)		/* __restore_rt, FDE at -1 */
 #define FN_A		(F0 + 0x600)		/* CFA = sp + 48 */
 #define FN_B		(F0 + 0x610)		/* right after A: sp + 8 */
+#define FN_SWITCH	(F0 + 0x780)		/* CFA = *(rbp - 16) */
 
 static const u8 caller_insns[] = {
 	DW_CFA_advance_loc | 1, DW_CFA_def_cfa_offset, 16, DW_CFA_offset | 6, 2,
@@ -106,6 +113,13 @@ static const u8 r10_insns[] = {
 };
 
 static const u8 a_insns[] = { DW_CFA_def_cfa_offset, 48 };
+/* Wine 8.0's syscall dispatcher around its call, on a stack of its own. */
+static const u8 switch_insns[] = {
+	DW_CFA_def_cfa_expression, 3, DW_OP_breg0 + 6, 0x70, DW_OP_deref,
+	DW_CFA_expression, 16, 2, DW_OP_breg0 + 6, 0x58,	/* rbp - 40 */
+	DW_CFA_expression, 6, 2, DW_OP_breg0 + 6, 0,
+};
+
 static const u8 nothing_insns[] = { DW_CFA_nop };
 
 /* All of them, the signal trampoline with 'S' in its CIE or not. */
@@ -123,6 +137,7 @@ static void build_walk_sec(bool signal)
 		{ FN_HANDLER, 0x100, nothing_insns, sizeof(nothing_insns) },
 		{ FN_A, 0x10, a_insns, sizeof(a_insns) },
 		{ FN_B, 0x100, nothing_insns, sizeof(nothing_insns) },
+		{ FN_SWITCH, 0x40, switch_insns, sizeof(switch_insns) },
 	};
 	struct cie_opts c = default_cie();
 	struct fde_opts f;
@@ -323,11 +338,22 @@ static void test_walk_signal(void)
 	      !st.interrupted, "interrupted frame");
 
 	/*
-	 * Without 'S' the same frame is an ordinary one, whose CFA may not
-	 * be below the sp: the walk stops at the trampoline.
+	 * Without 'S' the same frame is an ordinary one.  Its CFA, loaded
+	 * from the ucontext, is below the sp: a stack switch, which the walk
+	 * follows, but it takes the interrupted pc for a return address and
+	 * looks up the byte before it, in FN_A, whose rules are not FN_B's.
 	 */
-	setup_signal(false, sizeof(alt));
-	EXPECT_WALK_TO(&start, stopped);
+	{
+		const unsigned long ordinary[] = {
+			FN_HANDLER + 0x10, FN_RESTORE, FN_B, FN_CALLER + 0x11,
+		};
+		const unsigned long ordinary_pcs[] = {
+			FN_HANDLER + 0x10, FN_RESTORE - 1, FN_B - 1, FN_CALLER + 0x10,
+		};
+
+		setup_signal(false, sizeof(alt));
+		EXPECT_WALK(&start, ordinary, ordinary_pcs);
+	}
 
 	/* On the same stack (CFA above sp), it goes on, looking up pc - 1. */
 	{
@@ -377,6 +403,67 @@ static void test_walk_signal(void)
 }
 
 UNIT_TEST(test_walk_signal, "walk: a signal frame, its interrupted pc, an alternate stack",
+	  0);
+
+/*
+ * A dispatcher that switched stacks (Wine's, from a Windows thread's stack
+ * to its own) and saved its caller's sp and rbp in a frame its rbp points
+ * into: its CFA is loaded from memory, and lies below the sp.  FN_B, a
+ * leaf on the dispatcher's stack, is where the sample is.
+ */
+static void test_walk_stack_switch(void)
+{
+	const unsigned long sp = STK + 0x100, fp = STK + 0x200;
+	const unsigned long low_sp = LOW + 0x100;
+	const struct walk_state start = {
+		.ip = FN_B + 0x10, .sp = sp, .fp = fp, .ws = 8, .topmost = true,
+	};
+	const unsigned long want[] = {
+		FN_B + 0x10, FN_SWITCH + 0x20, FN_CALLER + 0x11, FN_START + 0x9,
+	};
+	const unsigned long fp1 = STK + 0x300, fp2 = STK + 0x380;
+	struct walk_state st = start;
+	unsigned long got[64];
+	unsigned int nr, i;
+
+	build_walk_sec(true);
+	EXPECT_INIT(0);
+	clear_stacks();
+	map_stacks(sizeof(alt));
+	put_word(sp, FN_SWITCH + 0x20);		/* FN_B's return address */
+	put_word(fp - 16, low_sp);		/* the caller's sp */
+	put_word(fp - 40, FN_CALLER + 0x11);	/* ... its return address */
+	put_word(fp, 0x4242);			/* ... and its rbp */
+	put_word(low_sp, 0);			/* FN_CALLER: rbp, RA */
+	put_word(low_sp + 8, FN_START + 0x9);
+	EXPECT_WALK_TO(&start, want);
+	CHECK(!walk_step(&st, find_in_sec) && !walk_step(&st, find_in_sec) &&
+	      st.ip == FN_CALLER + 0x11 && st.sp == low_sp && st.fp == 0x4242,
+	      "switched: ip %#lx sp %#lx fp %#lx", st.ip, st.sp, st.fp);
+
+	/*
+	 * Two such frames whose saved rbps point at each other, each with
+	 * the other's CFA: every other frame goes down.  The walk follows
+	 * UNWIND_USER_MAX_STACK_SWITCHES of them, then stops.
+	 */
+	put_word(sp, FN_SWITCH + 0x20);
+	put_word(fp1, fp2);
+	put_word(fp1 - 16, low_sp);
+	put_word(fp1 - 40, FN_SWITCH + 0x20);
+	put_word(fp2, fp1);
+	put_word(fp2 - 16, low_sp + 0x80);
+	put_word(fp2 - 40, FN_SWITCH + 0x20);
+	st = start;
+	st.fp = fp1;
+	nr = walk_unwind(&st, find_in_sec, got, ARRAY_SIZE(got));
+	for (i = 1; i < nr && got[i] == FN_SWITCH + 0x20; i++)
+		;
+	CHECK(nr == 2 + 2 * UNWIND_USER_MAX_STACK_SWITCHES && i == nr,
+	      "%u frames (%u of the circle), want %u", nr, i,
+	      2 + 2 * UNWIND_USER_MAX_STACK_SWITCHES);
+}
+
+UNIT_TEST(test_walk_stack_switch, "walk: a CFA loaded from another stack, below; a circle",
 	  0);
 
 /*

@@ -31,6 +31,9 @@
  *				back into lj_f, which then calls lj_spin: it
  *				spins MS ms (for uretprobes on lj_f and lj_g:
  *				lj_g's never fires, its frame is gone)
+ *   hard_workload nx N		c -> nx_call -> nx_mid, which keeps a frame
+ *				pointer and enters nx_leaf with a return
+ *				address in .data, where no code is; N times
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -76,7 +79,7 @@ static inline __attribute__((always_inline)) void spin(unsigned long ms)
 	} while (cpu_ms() < end);
 }
 
-enum mode { M_DRAP, M_SIGNAL, M_TIMER, M_LONGJMP };
+enum mode { M_DRAP, M_SIGNAL, M_TIMER, M_LONGJMP, M_NX };
 
 /* DRAP ------------------------------------------------------------------ */
 
@@ -266,6 +269,52 @@ WORKLOAD_FN void lj_f(unsigned long ms)
 	after_call();
 }
 
+long nx_data[16];
+
+/*
+ * nx_leaf's return address is in nx_data, which is no code: its table
+ * says so (CFA = %rsp + 8, the return address below it), and a walk must
+ * end there.  nx_mid keeps a frame pointer, which a frame-pointer walk
+ * from there would follow on to c ... main.  nx_leaf goes back through
+ * %r11, not to its return address.  nx_call calls nx_mid from a function
+ * of its own (no local of it lives below its stack pointer).
+ */
+asm(".pushsection .text, \"ax\", @progbits\n"
+	".globl nx_mid\n"
+	".type nx_mid, @function\n"
+	"nx_mid:\n"
+	".cfi_startproc\n"
+	"	pushq %rbp\n"
+	".cfi_def_cfa_offset 16\n"
+	".cfi_offset %rbp, -16\n"
+	"	movq %rsp, %rbp\n"
+	".cfi_def_cfa_register %rbp\n"
+	"	leaq 1f(%rip), %r11\n"
+	"	leaq nx_data+64(%rip), %rax\n"
+	"	pushq %rax\n"
+	"	jmp nx_leaf\n"
+	"1:	leave\n"
+	".cfi_def_cfa %rsp, 8\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size nx_mid, . - nx_mid\n"
+	".globl nx_leaf\n"
+	".type nx_leaf, @function\n"
+	"nx_leaf:\n"
+	".cfi_startproc\n"
+	"	nop\n"
+	"	addq $8, %rsp\n"
+	".cfi_def_cfa_offset 0\n"
+	"	jmp *%r11\n"
+	".cfi_endproc\n"
+	".size nx_leaf, . - nx_leaf\n"
+	".popsection");
+
+WORKLOAD_FN void nx_call(void)
+{
+	asm volatile("call nx_mid" : : : "rax", "r11", "memory");
+}
+
 /* The call path -------------------------------------------------------- */
 
 WORKLOAD_FN void c(int mode, unsigned long n, unsigned long ms)
@@ -286,6 +335,9 @@ WORKLOAD_FN void c(int mode, unsigned long n, unsigned long ms)
 		break;
 	case M_LONGJMP:
 		lj_f(ms);
+		break;
+	case M_NX:
+		nx_call();
 		break;
 	}
 	after_call();
@@ -308,8 +360,8 @@ WORKLOAD_FN void a(int mode, unsigned long n, unsigned long ms)
 
 static int print_usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s drap calls N | drap spin MS | %s MS | timer N MS\n", prog,
-		"signal|nested|altstack|altstack_up|longjmp");
+	fprintf(stderr, "usage: %s drap calls N | drap spin MS | %s MS | timer N MS | nx N\n",
+		prog, "signal|nested|altstack|altstack_up|longjmp");
 	return 2;
 }
 
@@ -352,6 +404,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		a(M_TIMER, 0, 0);
+		after_call();
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "nx")) {
+		unsigned long n = strtoul(argv[2], NULL, 0);
+
+		for (unsigned long i = 0; i < n; i++)
+			a(M_NX, 0, 0);
 		after_call();
 		return 0;
 	}
