@@ -56,7 +56,10 @@ selftests_ok=0
 # the registry over the real maple tree.
 uu=$SRC/tools/testing/unwind_user
 if [ -d "$uu" ]; then
-	umake=(make -s -C "$uu" OUTPUT="$USER_OUT")
+	# MSVC-built images for the PE oracle and the PE fuzz seeds.
+	msvc=$("$HARNESS/msvc-pe.sh" 2> "$logs/msvc-pe.log") ||
+		record FAIL msvc-pe "$logs/msvc-pe.log"
+	umake=(make -s -C "$uu" OUTPUT="$USER_OUT" PE_MSVC_IMAGES="${msvc//$'\n'/ }")
 	if step user-build "${umake[@]}" all; then
 		for t in unit unit-san pe-unit pe-unit-san; do
 			"$USER_OUT/$t" > "$logs/user-$t.log" 2>&1

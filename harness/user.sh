@@ -8,4 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 mkdir -p "$USER_OUT"
-exec make -s -C "$SRC/tools/testing/unwind_user" OUTPUT="$USER_OUT" "$@"
+# The MSVC images for the PE oracle, as make check passes them.
+msvc=$("$HARNESS/msvc-pe.sh") || msvc=
+exec make -s -C "$SRC/tools/testing/unwind_user" OUTPUT="$USER_OUT" \
+	PE_MSVC_IMAGES="${msvc//$'\n'/ }" "$@"

@@ -15,7 +15,9 @@ ends the frame; in the frame the thread is in, an epilog of
 add/lea rsp, pops and ret/jmp-out is simulated instead) and compares them
 with what the oracle tool (pe_oracle.c, the kernel's pe.c) answers, once
 as a return address and once as the thread's own pc.  Instructions outside
-every function must be leaves.
+every function must be leaves.  The images come from gcc (mingw, Wine's
+DLLs) and from MSVC (PE_MSVC_IMAGES), whose images usually have no
+symbols.
 
 The rules are compared as pe.h states them: CFA = register + offset, the
 return address and the caller's rsp relative to the CFA, the CFA offset of
@@ -46,6 +48,9 @@ CODE = re.compile(r"^\t  pc\+0x([0-9a-f]+): (.*)$")
 V2_EPILOG = re.compile(r"^\tv2 epilog \(length: ([0-9a-f]+)\) at pc\+:(.*)$")
 CHAIN = re.compile(r"^\tChain: start: ([0-9a-f]+), end: ([0-9a-f]+)$")
 CHAIN_DATA = re.compile(r"^\t unwind data: ([0-9a-f]+)\.$")
+# objdump prints a jmp's target bare when a symbol names it, with 0x
+# when none does (images without symbols, as MSVC's usually are).
+JMP_REL = re.compile(r"^jmp (?:0x)?([0-9a-f]+)(?: <.*>)?$")
 INSN = re.compile(r"^ +([0-9a-f]+):\t([0-9a-f]{2}(?: [0-9a-f]{2})*) *\t(.*)$")
 
 PUSH = re.compile(r"^push (\w+)$")
@@ -167,6 +172,7 @@ class Image:
         self.infos = infos
         self.insns = insns
         self.by_begin = {f[0]: f for f in funcs}
+        self.jmp_epilogs = set()    # pcs of epilogs ending in a jmp
 
     def func_at(self, rva):
         for f in self.funcs:            # callers cache; see lookup()
@@ -271,8 +277,11 @@ class Image:
         ok = False
         if text in ("ret", "repz ret") or text.startswith("ret $"):
             ok = True
-        elif re.match(r"^jmp [0-9a-f]+( <.*>)?$", text) and code[0] in (0xe9, 0xeb):
-            target = int(text.split()[1], 16) - self.base
+        elif JMP_REL.match(text) and code[0] in (0xe9, 0xeb):
+            # A tail call, as Windows decides.  Wine 8.0 does not: its
+            # is_inside_epilog() follows a jmp inside the function and
+            # takes none out of it (nor ff 25, nor rex.W ff /4) as one.
+            target = int(JMP_REL.match(text).group(1), 16) - self.base
             if f[0] <= target < f[1]:
                 ok = target == f[0] and not info.chain
             else:
@@ -289,6 +298,8 @@ class Image:
             ok = True                   # rex.W jmp *r/m64
         if not ok:
             return None
+        if not text.startswith(("ret", "repz")):
+            self.jmp_epilogs.add(rva)
         return frame((rsp[0], rsp[1] + 8), -8, 0, EPILOG, saves)
 
     def expected(self, rva, exact):
@@ -364,7 +375,11 @@ def check_image(path, args):
         print("%s: init: %s, objdump lists %d functions" % (path, out[0], len(funcs)))
         return len(funcs), 0, 1
     bad = 0
-    kinds = {"epilog": 0, "machine": 0, "leaf": 0, "framereg": 0}
+    # Also counted, for MSVC's code: epilogs ending in a tail call (jmp
+    # out, rex.W jmp), registers saved in the caller's home area (at or
+    # above the CFA; gcc never does), chained entries (split functions).
+    kinds = {"epilog": 0, "machine": 0, "leaf": 0, "framereg": 0,
+             "jmp-epilog": 0, "home": 0, "chained": 0}
     for line in out[1:]:
         rva, exact, got = parse_tool_line(line)
         try:
@@ -383,6 +398,10 @@ def check_image(path, args):
             kinds["machine"] += bool(got[5] & MACHINE)
             kinds["leaf"] += bool(got[5] & LEAF)
             kinds["framereg"] += got[1] != GPRS.index("rsp")
+            kinds["jmp-epilog"] += bool(got[5] & EPILOG) and rva in img.jmp_epilogs
+            kinds["home"] += any(o is not None and o >= 0 for o in got[6:])
+            f = img.func_at(rva)
+            kinds["chained"] += bool(f and img.infos[f[2]].chain)
     print("%s: %d functions, %d lookups, %d mismatches (%s)" % (
         path, len(funcs), len(out) - 1, bad,
         ", ".join("%s %d" % kv for kv in kinds.items())))
