@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make demo-wine: perf callchains through Windows code under real Wine
-# (bookworm's wine64 8.0) in the guest, with PE function names (see
-# harness/demo-wine-guest.sh).  The Wine prefix and the guest's boot
-# options are make wine's (harness/wine.sh).
+# (bookworm's wine64 8.0, its ntdll.so built with patches/wine by
+# harness/wine-ntdll.sh) in the guest, with PE function names and no step
+# but perf record and perf report (see harness/demo-wine-guest.sh).  The
+# Wine prefix and the guest's boot options are make wine's
+# (harness/wine.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -12,7 +14,9 @@ set -euo pipefail
 wine=/usr/lib/wine/wine64
 [ -x "$wine" ] || die "no $wine: install wine64"
 st=$SELFTESTS_OUT/install/unwind_user
-[ -x "$st/pe_perf_map" ] && [ -f "$st/pe_wine_prog-anon.exe" ] || die "run 'make selftests' first"
+sys=/usr/lib/x86_64-linux-gnu/wine/x86_64-unix/ntdll.so
+ntdll=$("$HARNESS/wine-ntdll.sh" | tail -n1)
+[ -f "$st/pe_wine_prog.exe" ] || die "run 'make selftests' first"
 
 prefix=$CACHE/wine-prefix
 if [ ! -f "$prefix/system.reg" ]; then
@@ -22,4 +26,4 @@ if [ ! -f "$prefix/system.reg" ]; then
 	[ -f "$prefix/system.reg" ] || die "wineboot made no prefix in $prefix"
 fi
 VM_APPEND=clearcpuid=smap VM_RWDIR=$prefix "$HARNESS/vm.sh" -t 900 \
-	"export WINEPREFIX=$prefix WINEDEBUG=-all; $HARNESS/demo-wine-guest.sh $wine"
+	"mount --bind $ntdll $sys && export WINEPREFIX=$prefix WINEDEBUG=-all && $HARNESS/demo-wine-guest.sh $wine"

@@ -5,7 +5,10 @@
 # built with patches/wine (harness/wine-ntdll.sh) bind-mounted over the
 # installed one in the guest, and a program that registers nothing itself:
 # Wine's loader has registered every image it mapped, and the kernel's
-# chain at the uprobe must still equal RtlCaptureStackBackTrace's.
+# chain at the uprobe must still equal RtlCaptureStackBackTrace's; the
+# unix side is sampled under both of Wine's dispatchers.  Then a figure:
+# Wine's own cmd.exe running a batch loop under perf record
+# (harness/wine-builtin-guest.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -24,4 +27,4 @@ if [ ! -f "$prefix/system.reg" ]; then
 	WINEPREFIX=$prefix /usr/lib/wine/wineserver -w || true
 fi
 VM_APPEND=clearcpuid=smap VM_RWDIR=$prefix "$HARNESS/vm.sh" -t 900 \
-	"$HARNESS/pe-autoload.sh && mount --bind $ntdll $sys && export WINEPREFIX=$prefix WINEDEBUG=-all && $st/pe_wine $wine $st/pe_wine_prog.exe /tmp/pe_wine.out --loader-registers && $HARNESS/pe-autoload.sh --check"
+	"$HARNESS/pe-autoload.sh && mount --bind $ntdll $sys && export WINEPREFIX=$prefix WINEDEBUG=-all && $st/pe_wine $wine $st/pe_wine_prog.exe /tmp/pe_wine.out --loader-registers && $HARNESS/pe-autoload.sh --check && $HARNESS/wine-builtin-guest.sh $wine ${WINE_CMD_LOOPS:-1500}"

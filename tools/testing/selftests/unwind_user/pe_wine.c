@@ -20,20 +20,38 @@
  *   - from pe_w_mark's caller on, the return addresses equal Wine's, frame
  *     for frame, to RtlUserThreadStart (Wine's chain ends with a 0 there).
  *
+ * Then the unix side: the program goes down the same chain to pe_w_unix,
+ * which yields the CPU in a loop (SwitchToThread, Sleep(0)): Wine runs
+ * those in ntdll.so and libc, on its own stack, under its syscall
+ * dispatcher.  A cpu-clock event samples it; a sample is on the unix side
+ * when its pc is in none of the PE modules the program listed.  Each such
+ * sample's chain must get back into the PE frames and reach main and
+ * RtlUserThreadStart (the program leaves with a Linux exit_group(), so no
+ * sample is outside main), those of the loop through pe_w_unix ...
+ * RtlUserThreadStart one frame after the other, and enough of them must
+ * be the loop's for that to mean something.  Samples on the PE side must
+ * reach main as well.
+ *
  * The program registers itself and Wine's loaded modules with the prctl.
  * Then a control: the same program registering nothing.  Its chain must not
  * reach main, or the first run would not show that the PE registrations
  * made it: the kernel's discovery finds no table in a PE file (it is no
  * ELF; Wine maps pe_wine_prog.exe, linked with 4096-byte file alignment,
  * and its own DLLs from their files), and marks what it probed "discovered
- * none" in /proc/PID/unwind_tables, which must list no PE image.
+ * none" in /proc/PID/unwind_tables, which must list no PE image.  The unix
+ * side has its control too: registering nothing, no sample there may get
+ * back to main.  Last, a figure and no check: the unix call dispatcher of
+ * the stock wine 8.0 (gethostname() in a loop, through ws2_32.so).
  *
  *   pe_wine WINE64 EXE OUT [--loader-registers]
  *
- * With --loader-registers (make wine-loader) there is one run, where the
- * program registers nothing: Wine's loader must have registered every
+ * With --loader-registers (make wine-loader) there are three runs, where
+ * the program registers nothing: Wine's loader must have registered every
  * module (patches/wine) before the uprobe goes on, and the chain is
- * checked as in the first run.
+ * checked as in the first run; the unix side is checked as above, once
+ * under the syscall dispatcher, once under the unix call dispatcher
+ * (gethostname() in a loop: ws2_32.so, libc), whose call frame
+ * information the second patch of patches/wine makes followable.
  *
  * Prints TAP, a line per check; exits non-zero unless all pass.
  */
@@ -59,6 +77,10 @@
 #define PATH_MAIN	4	/* path_names[] from here on: main and below */
 #define PATH_EXE	7	/* ... and up to here: in the program's image */
 #define PAGE		4096ULL
+#define MAX_XMAPS	256
+#define UNIX_PERIOD_NS	1000000ULL
+/* Samples of pe_w_unix's loop on the unix side that make the run count. */
+#define UNIX_MIN	40
 
 /* The frames from pe_w_mark down, one after the other. */
 static const char * const path_names[NR_PATH] = {
@@ -71,9 +93,17 @@ struct module {
 	char name[64];
 };
 
+/* An executable mapping of the program, from /proc/PID/maps: to name frames. */
+struct xmap {
+	uint64_t start, end;
+	char name[64];
+};
+
 struct run {
 	const char *tag;	/* of its TAP lines */
 	const char *mode;	/* pe_wine_prog.exe's */
+	bool unix_side;		/* pe_w_unix under a cpu-clock, not the uprobe */
+	bool figure;		/* ... only counted, not checked */
 	char out[PATH_MAX], go[PATH_MAX + 8], end[PATH_MAX + 16];
 	pid_t child, pid;
 	int ret;		/* chain_attach()'s */
@@ -81,13 +111,22 @@ struct run {
 	struct module mods[MAX_MODS];
 	unsigned int nr_mods, nr_reg, nr_reg_ok;
 	uint64_t base;		/* where pe_wine_prog.exe is */
-	uint64_t start[NR_PATH], end_ip[NR_PATH];	/* of path_names[] */
+	uint64_t start[NR_PATH], end_ip[NR_PATH];	/* of path_name() */
+	uint64_t wait_start, wait_end;			/* of wait_for() */
+	struct xmap xmaps[MAX_XMAPS];
+	unsigned int nr_xmaps;
 	uint64_t trace[MAX_TRACE];
 	unsigned int nt;
 	uint64_t ret_ip;	/* pe_w_probe's return address */
 	bool probed;
 	char *tables_before, *tables_after;	/* /proc/PID/unwind_tables */
 };
+
+/* path_names[@i], with pe_w_unix at the bottom of a unix-side run. */
+static const char *path_name(const struct run *r, unsigned int i)
+{
+	return i || !r->unix_side ? path_names[i] : "pe_w_unix";
+}
 
 static const struct pe_file *exe;
 static const char *exe_name;
@@ -185,6 +224,36 @@ static void touch(const char *path)
 		close(fd);
 }
 
+/* The executable mappings of the program, to name its unix-side frames. */
+static void read_xmaps(struct run *r)
+{
+	unsigned long long start, end;
+	char path[64], line[512], perms[8];
+	FILE *f;
+	int pos;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", r->pid);
+	f = fopen(path, "r");
+	while (f && r->nr_xmaps < MAX_XMAPS && fgets(line, sizeof(line), f)) {
+		struct xmap *x = &r->xmaps[r->nr_xmaps];
+		const char *slash;
+
+		pos = 0;
+		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &start, &end, perms, &pos) != 3 ||
+		    perms[2] != 'x')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		slash = strrchr(line + pos, '/');
+		x->start = start;
+		x->end = end;
+		snprintf(x->name, sizeof(x->name), "%s", slash ? slash + 1 :
+			 pos && line[pos] ? line + pos : "[anon]");
+		r->nr_xmaps++;
+	}
+	if (f)
+		fclose(f);
+}
+
 /*
  * The uprobe is in place: let the program go down its chain, wait until it
  * has passed pe_w_probe (the kernel's walk is over then) and read what the
@@ -197,6 +266,7 @@ static void go(void *arg)
 	int i;
 
 	r->tables_before = read_tables(r->pid);
+	read_xmaps(r);
 	touch(r->go);
 	for (i = 0; i < 600 && !file_has(r->out, "probed"); i++) {
 		si.si_pid = 0;
@@ -236,9 +306,11 @@ static pid_t program_pid(const char *out, pid_t child)
 static void read_out(struct run *r)
 {
 	char line[4096], name[64];
+	const struct pe_sym *wait;
 	unsigned long long b, s;
 	unsigned int i;
 	long long err;
+	uint32_t rva;
 	FILE *f;
 
 	f = fopen(r->out, "r");
@@ -280,13 +352,19 @@ static void read_out(struct run *r)
 		fclose(f);
 	/* The program's own functions, by its COFF symbol table. */
 	for (i = 0; r->base && i < PATH_EXE; i++) {
-		uint32_t rva = pe_file_sym_rva(exe, path_names[i]);
+		uint32_t rva = pe_file_sym_rva(exe, path_name(r, i));
 		const struct pe_sym *sym = rva ? pe_file_sym(exe, rva) : NULL;
 
 		if (sym) {
 			r->start[i] = r->base + sym->rva;
 			r->end_ip[i] = r->start[i] + sym->size;
 		}
+	}
+	rva = r->base ? pe_file_sym_rva(exe, "wait_for") : 0;
+	wait = rva ? pe_file_sym(exe, rva) : NULL;
+	if (wait) {
+		r->wait_start = r->base + wait->rva;
+		r->wait_end = r->wait_start + wait->size;
 	}
 }
 
@@ -316,7 +394,7 @@ static const char *frame_name(const struct run *r, uint64_t ip, bool exact, char
 
 	for (i = 0; i < NR_PATH; i++)
 		if (in_path(r, i, at))
-			return path_names[i];
+			return path_name(r, i);
 	if (r->base && at - r->base < exe->image_size) {
 		sym = pe_file_sym(exe, at - r->base);
 		return sym ? sym->name : "?[exe]";
@@ -325,6 +403,13 @@ static const char *frame_name(const struct run *r, uint64_t ip, bool exact, char
 		if (at - r->mods[i].base < r->mods[i].size) {
 			snprintf(buf, size, "%s+%llx", r->mods[i].name,
 				 (unsigned long long)(ip - r->mods[i].base));
+			return buf;
+		}
+	}
+	for (i = 0; i < r->nr_xmaps; i++) {
+		if (at >= r->xmaps[i].start && at < r->xmaps[i].end) {
+			snprintf(buf, size, "%s@%llx", r->xmaps[i].name,
+				 (unsigned long long)(ip - r->xmaps[i].start));
 			return buf;
 		}
 	}
@@ -369,7 +454,8 @@ static void run_program(struct run *r, char **argv, struct perf_event_attr *attr
 		r->ret = -1;
 		return;
 	}
-	printf("# %s: %s runs as pid %d: the uprobe goes on it\n", r->tag, argv[2], r->pid);
+	printf("# %s: %s runs as pid %d: the %s goes on it\n", r->tag, argv[2], r->pid,
+	       r->unix_side ? "cpu-clock event" : "uprobe");
 	r->ret = chain_attach(&r->cap, attr, r->pid, r->child, go, r);
 	remove(r->go);
 	remove(r->end);
@@ -390,10 +476,10 @@ static void check_ran(struct run *r)
 	for (i = 0; i < NR_PATH; i++)
 		if (!r->end_ip[i])
 			printf("# %s: %s not found in the image or process\n", r->tag,
-			       path_names[i]);
+			       path_name(r, i));
 	print_chain(r, "Wine's chain in pe_w_mark", r->trace, r->nt, false);
 	tap(depth == NR_PATH, "%s: Wine's own chain passes %s ... %s (%u of %u)", r->tag,
-	    path_names[0], path_names[NR_PATH - 1], depth, NR_PATH);
+	    path_name(r, 0), path_names[NR_PATH - 1], depth, NR_PATH);
 }
 
 /* Every sample is the uprobe's, with its chain: 0, or the failures. */
@@ -441,7 +527,7 @@ static void check_chain(struct run *r)
 	    "%s: frame 1 is pe_w_probe's return into pe_w_mark, %llx, in %u of %u", r->tag,
 	    (unsigned long long)r->ret_ip, f1, n);
 	tap(n && deep == n, "%s: the kernel's chain passes %s ... %s in %u of %u", r->tag,
-	    path_names[0], path_names[NR_PATH - 1], deep, n);
+	    path_name(r, 0), path_names[NR_PATH - 1], deep, n);
 	tap(n && same == n && last >= NR_PATH,
 	    "%s: from frame 2 on, the kernel's chain is Wine's (%u frames) in %u of %u",
 	    r->tag, last - 1, same, n);
@@ -496,22 +582,132 @@ static void check_control(struct run *r, uint64_t probe)
 		printf("# %s: sample %u: %u frames, the last %s; %u of the path from %s\n",
 		       r->tag, i, s->nr,
 		       s->nr ? frame_name(r, s->ips[s->nr - 1], s->nr == 1, buf, sizeof(buf)) :
-		       "-", d, path_names[0]);
+		       "-", d, path_name(r, 0));
 	}
 	tap(n && !reached,
 	    "%s: the kernel's chain does not reach main in %u of %u (it got %u frames of %s, %s)",
-	    r->tag, n - reached, n, depth, path_names[0],
-	    depth ? path_names[depth - 1] : "none");
+	    r->tag, n - reached, n, depth, path_name(r, 0),
+	    depth ? path_name(r, depth - 1) : "none");
+}
+
+/* Is @ip in one of the PE modules the program listed? */
+static bool in_pe(const struct run *r, uint64_t ip)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_mods; i++)
+		if (ip - r->mods[i].base < r->mods[i].size)
+			return true;
+	return false;
+}
+
+/* What a sample's chain passes, from frame 1 on (return addresses). */
+struct reach {
+	bool main, start;	/* main, RtlUserThreadStart */
+	bool loop, whole;	/* pe_w_unix; and from there the whole path */
+	bool wait;		/* wait_for() */
+};
+
+static struct reach chain_reach(const struct run *r, const struct chain_sample *s)
+{
+	struct reach to = {};
+	unsigned int j;
+
+	for (j = 1; j < s->nr; j++) {
+		uint64_t at = s->ips[j] - 1;
+
+		if (!to.loop && in_path(r, 0, at)) {
+			to.loop = true;
+			to.whole = path_depth(r, s->ips + j, s->nr - j) == NR_PATH;
+		}
+		to.wait |= at >= r->wait_start && at < r->wait_end;
+		to.main |= in_path(r, PATH_MAIN, at);
+		to.start |= in_path(r, NR_PATH - 1, at);
+	}
+	return to;
+}
+
+/* The unix side of pe_w_unix's loop, sampled: see the comment at the top. */
+static void check_unix(struct run *r, bool control)
+{
+	unsigned int n = r->cap.nr_samples, lost = 0, nr_unix = 0, unix_ok = 0;
+	unsigned int loop = 0, whole = 0, wait = 0, nr_pe = 0, pe_ok = 0;
+	unsigned int shown = 0, shown_bad = 0, i;
+
+	for (i = 0; i < n; i++) {
+		const struct chain_sample *s = &r->cap.samples[i];
+		struct reach to;
+
+		if (!s->resolved || !s->nr) {
+			lost++;
+			continue;
+		}
+		to = chain_reach(r, s);
+		if (in_pe(r, s->ips[0])) {
+			nr_pe++;
+			pe_ok += to.main && to.start;
+			if (!(to.main && to.start) && !control && shown_bad++ < 5)
+				print_chain(r, "a PE-side chain short of main", s->ips, s->nr,
+					    true);
+			continue;
+		}
+		nr_unix++;
+		unix_ok += to.main && to.start;
+		loop += to.loop;
+		whole += to.whole;
+		wait += to.wait;
+		if ((to.main && to.start) == control && shown_bad++ < 5)
+			print_chain(r, control ? "a unix-side chain that reached main" :
+				    "a unix-side chain short of main", s->ips, s->nr, true);
+		else if (to.loop && shown++ < 2)
+			print_chain(r, "a unix-side chain", s->ips, s->nr, true);
+	}
+	printf("# %s: %u samples: %u on the unix side (%u through pe_w_unix, %u through %s), ",
+	       r->tag, n, nr_unix, loop, wait, "wait_for");
+	printf("%u on the PE side, %u without a chain\n", nr_pe, lost);
+	if (r->figure) {
+		printf("# %s: %u of %u unix-side samples get back to main and RtlUserThreadStart\n",
+		       r->tag, unix_ok, nr_unix);
+		return;
+	}
+	/* A sample taken as the process dies may never get its chain. */
+	tap(!r->ret && !r->cap.exit_status && r->base && r->nr_mods && r->probed && n &&
+	    lost <= 2, "%s: %s ran to its end (exit %#x%s) with %u modules, %u samples, %s",
+	    r->tag, exe_name, r->cap.exit_status, r->ret ? ", not profiled" : "", r->nr_mods, n,
+	    lost ? "a few without a chain" : "each with its chain");
+	if (control) {
+		tap(nr_unix >= UNIX_MIN && !unix_ok,
+		    "%s: registering nothing, %u of %u unix-side samples got back to main (none may; at least %u samples)",
+		    r->tag, unix_ok, nr_unix, UNIX_MIN);
+		return;
+	}
+	tap(nr_unix && unix_ok == nr_unix,
+	    "%s: every unix-side sample gets back to main and RtlUserThreadStart: %u of %u",
+	    r->tag, unix_ok, nr_unix);
+	tap(loop >= UNIX_MIN && whole == loop,
+	    "%s: %u unix-side samples of pe_w_unix's loop (at least %u) pass %s ... %s one frame after the other: %u",
+	    r->tag, loop, UNIX_MIN, path_name(r, 0), path_names[NR_PATH - 1], whole);
+	tap(nr_pe && pe_ok == nr_pe,
+	    "%s: every PE-side sample gets to main and RtlUserThreadStart: %u of %u", r->tag,
+	    pe_ok, nr_pe);
 }
 
 int main(int argc, char **argv)
 {
-	struct run runs[2] = {
+	struct run runs[5] = {
 		{ .tag = "wine", .mode = "wait" },
 		{ .tag = "control", .mode = "wait-none" },
+		{ .tag = "unix", .mode = "unix", .unix_side = true },
+		{ .tag = "unix-control", .mode = "unix-none", .unix_side = true },
+		/*
+		 * Not a check: the stock wine 8.0 describes its unix call
+		 * dispatcher's frame by rcx, which the walk cannot know
+		 * there (patches/wine's second change describes it by rsp).
+		 */
+		{ .tag = "unixcall-stock", .mode = "unixcall", .unix_side = true, .figure = true },
 	};
-	struct perf_event_attr attr;
-	unsigned int nr_runs = 2, i;
+	struct perf_event_attr attr, clock;
+	unsigned int nr_runs = 5, i;
 	bool loader = false;
 	uint64_t probe;
 	struct pe_file pf;
@@ -525,9 +721,15 @@ int main(int argc, char **argv)
 	}
 	if (loader) {
 		runs[0] = (struct run){ .tag = "loader", .mode = "wait-loader" };
-		nr_runs = 1;
+		runs[1] = (struct run){
+			.tag = "loader-unix", .mode = "unix-loader", .unix_side = true,
+		};
+		runs[2] = (struct run){
+			.tag = "loader-unixcall", .mode = "unixcall-loader", .unix_side = true,
+		};
+		nr_runs = 3;
 	}
-	printf("TAP version 13\n1..%u\n", loader ? 7 : 13);
+	printf("TAP version 13\n1..%u\n", loader ? 17 : 21);
 	if (pe_file_load(&pf, argv[2]))
 		return 1;
 	exe = &pf;
@@ -538,13 +740,31 @@ int main(int argc, char **argv)
 		printf("Bail out! no uprobe on pe_w_probe\n");
 		return 1;
 	}
+	chain_attr_cpu_clock(&clock, UNIX_PERIOD_NS);
 	for (i = 0; i < nr_runs; i++) {
 		struct run *r = &runs[i];
 
-		snprintf(r->out, sizeof(r->out), "%s%s", argv[3], i ? "-control" : "");
+		snprintf(r->out, sizeof(r->out), "%s-%s", argv[3], r->tag);
 		snprintf(r->go, sizeof(r->go), "%s.go", r->out);
 		snprintf(r->end, sizeof(r->end), "%s.end", r->go);
-		run_program(r, argv, &attr);
+		run_program(r, argv, r->unix_side ? &clock : &attr);
+		if (r->unix_side) {
+			if (!r->figure && !loader)
+				tap(!strcmp(r->mode, "unix-none") ? !r->nr_reg :
+				    r->nr_reg && r->nr_reg_ok == r->nr_mods,
+				    "%s: the program registered %u of its %u modules", r->tag,
+				    r->nr_reg_ok, r->nr_mods);
+			else if (!r->figure)
+				tap(!r->nr_reg && r->nr_mods &&
+				    modules_listed(r, r->tables_before) == r->nr_mods,
+				    "%s: Wine's loader registered its %u modules, the program none",
+				    r->tag, r->nr_mods);
+			check_unix(r, !strcmp(r->mode, "unix-none"));
+			chain_free(&r->cap);
+			free(r->tables_before);
+			free(r->tables_after);
+			continue;
+		}
 		/* The program's image at its preferred base: the probe is there. */
 		probe = (r->base ? r->base : pf.image_base) + rva;
 		check_ran(r);

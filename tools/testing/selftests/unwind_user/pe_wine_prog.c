@@ -9,7 +9,9 @@
  * file named by its argument and calls pe_w_probe, on which pe_wine.c
  * puts a uprobe: the kernel's chain there must be Wine's, frame for frame.
  *
- *   pe_wine_prog.exe OUT [wait|wait-none|wait-loader FILE | spin MS]
+ *   pe_wine_prog.exe OUT [wait|wait-none|wait-loader FILE | unix|unix-none|
+ *                         unix-loader|unixcall-loader FILE |
+ *                         spin|spin-loader MS]
  *
  * Output lines: "module BASE SIZE NAME" for each module Wine has loaded,
  * "register BASE SIZE NAME ERR" for each it registered, "func NAME START
@@ -26,10 +28,23 @@
  * control), and so does "wait-loader FILE": for a Wine that registers the
  * images it maps itself (patches/wine).
  *
+ * "unix FILE" (and "unix-none", "unix-loader") go down the chain to
+ * pe_w_unix instead of pe_w_mark, which for UNIX_MS milliseconds yields
+ * the CPU (SwitchToThread, Sleep(0)): nearly all its time is on Wine's
+ * unix side, in ntdll.so and libc under Wine's syscall dispatcher, where
+ * pe_wine.c samples it.  "unixcall-loader FILE" calls gethostname()
+ * instead, which ws2_32 runs on the unix side through Wine's unix call
+ * dispatcher (ws2_32.so, libc).  Then it says "probed", waits for FILE.end and
+ * leaves with a Linux exit_group(), so that no sample is taken on the way
+ * out of main (Wine's process exit is unix code too, under mingw's CRT).
+ *
  * With "spin MS" after OUT (make demo-wine), the bottom of the chain is
- * pe_w_spin instead, which spins for MS milliseconds, in its own loop and
- * in Wine's MultiByteToWideChar(), for perf to sample.
+ * pe_w_spin instead, which spins for MS milliseconds, in its own loop, in
+ * Wine's MultiByteToWideChar() and, once a round, on Wine's unix side
+ * (SwitchToThread()), for perf to sample; "spin-loader MS" registers
+ * nothing (patches/wine's loader does).
  */
+#include <winsock2.h>
 #include <windows.h>
 #include <psapi.h>
 #include <malloc.h>
@@ -41,6 +56,8 @@
 #define PR_EH_FRAME_FORMAT_PE	3
 #define NR_PRCTL		157
 #define NR_GETPID		39
+#define NR_EXIT_GROUP		231
+#define UNIX_MS			2500
 
 struct prctl_eh_frame {
 	unsigned int format, flags;
@@ -51,7 +68,8 @@ struct prctl_eh_frame {
 
 volatile int sink;
 static FILE *out;
-static unsigned long long spin_ms;
+static unsigned long long spin_ms, unix_ms;
+static int unix_calls;
 
 /* A Linux system call from Windows code: -errno or the result. */
 static long long linux_syscall5(long long nr, long long a1, long long a2,
@@ -156,7 +174,7 @@ __attribute__((noinline)) void pe_w_mark(void)
 static char spin_text[4096];
 static WCHAR spin_wide[4096];
 
-/* Half in its own loop, half in Wine's code (kernelbase, ntdll). */
+/* In its own loop, in Wine's PE code (kernelbase, ntdll) and on its unix side. */
 __attribute__((noinline)) void pe_w_spin(void)
 {
 	ULONGLONG end = GetTickCount64() + spin_ms;
@@ -168,6 +186,27 @@ __attribute__((noinline)) void pe_w_spin(void)
 			sink += i;
 		sink += MultiByteToWideChar(CP_ACP, 0, spin_text, sizeof(spin_text),
 					    spin_wide, ARRAYSIZE(spin_wide));
+		SwitchToThread();
+	}
+}
+
+/*
+ * Nearly all on the unix side: NtYieldExecution and NtDelayExecution, or
+ * ws2_32's unix call for gethostname().
+ */
+__attribute__((noinline)) void pe_w_unix(void)
+{
+	ULONGLONG end = GetTickCount64() + unix_ms;
+	char host[256];
+
+	while (GetTickCount64() < end) {
+		if (unix_calls) {
+			sink += gethostname(host, sizeof(host));
+			continue;
+		}
+		SwitchToThread();
+		Sleep(0);
+		sink++;
 	}
 }
 
@@ -175,7 +214,9 @@ __attribute__((noinline)) void pe_w_c(int n)
 {
 	volatile long v[4] = { n, n + 1, n + 2, n + 3 };
 
-	if (spin_ms)
+	if (unix_ms)
+		pe_w_unix();
+	else if (spin_ms)
 		pe_w_spin();
 	else
 		pe_w_mark();
@@ -216,20 +257,29 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc > 3 ? argv[2] : "";
 	char end[MAX_PATH];
-	int wait;
+	int wait, none;
 
 	out = fopen(argc > 1 ? argv[1] : "pe_wine.out", "w");
 	if (!out)
 		return 1;
-	if (!strcmp(mode, "spin"))
+	if (!strncmp(mode, "spin", 4))
 		spin_ms = strtoull(argv[3], NULL, 0);
-	wait = !strcmp(mode, "wait") || !strcmp(mode, "wait-none") ||
-	       !strcmp(mode, "wait-loader");
+	if (!strncmp(mode, "unix", 4))
+		unix_ms = UNIX_MS;
+	if (!strncmp(mode, "unixcall", 8)) {
+		WSADATA wsa;
+
+		unix_calls = !WSAStartup(MAKEWORD(2, 2), &wsa);
+		if (!unix_calls)
+			return 1;
+	}
+	wait = !strncmp(mode, "wait", 4) || unix_ms;
 	/*
 	 * The control registers nothing, nor need a loader that registers
 	 * what it maps (patches/wine).
 	 */
-	register_modules(strcmp(mode, "wait-none") && strcmp(mode, "wait-loader"));
+	none = strstr(mode, "-none") || strstr(mode, "-loader");
+	register_modules(!none);
 	print_func("kernel32.dll", "BaseThreadInitThunk");
 	print_func("ntdll.dll", "RtlUserThreadStart");
 	fprintf(out, "pid %lld\n", linux_syscall5(NR_GETPID, 0, 0, 0, 0, 0));
@@ -244,5 +294,7 @@ int main(int argc, char **argv)
 		wait_for(end);
 	}
 	fclose(out);
+	if (unix_ms)
+		linux_syscall5(NR_EXIT_GROUP, 0, 0, 0, 0, 0);
 	return 0;
 }
