@@ -22,8 +22,17 @@ mk=(make -s -C "$SRC" O="$KBUILD" CC="$cc" HOSTCC="$hostcc" -j"$jobs")
 [ -n "$CROSS" ] && mk+=(ARCH="$KARCH" CROSS_COMPILE="$CROSS")
 
 stamp=$KBUILD/.fragment.sha
+# A series build goes from commit to commit: one that adds a Kconfig
+# option must get a new config, or the fragment's options it brings never
+# stick and the code behind them is never built.
+kconfigs=/dev/null
+if [ "$KVARIANT" = series ]; then
+	kconfigs=$KBUILD/.kconfigs
+	find "$SRC" -name '.git' -prune -o -name 'Kconfig*' -type f -print | sort |
+		xargs cat >"$kconfigs"
+fi
 # shellcheck disable=SC2086 # KFRAGS is a list of paths
-want=$(cat $KFRAGS "$SRC/Makefile" | sha1sum | cut -d' ' -f1)
+want=$(cat $KFRAGS "$SRC/Makefile" "$kconfigs" | sha1sum | cut -d' ' -f1)
 if [ ! -f "$KBUILD/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	log "configuring: tinyconfig + $(for f in $KFRAGS; do basename "$f"; done | paste -sd+)"
 	"${mk[@]}" tinyconfig >/dev/null
