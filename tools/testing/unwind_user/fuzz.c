@@ -77,6 +77,8 @@ static struct {
 	 */
 	struct unwind_user_cache	*cache;
 	u64				gen;
+	/* The frame the walk's last lookup found: the one it applied. */
+	struct unwind_user_frame	last;
 } fz;
 
 /*
@@ -232,7 +234,11 @@ static int lookup(const struct eh_frame_section *sec, unsigned long pc,
 static int fuzz_find(unsigned long pc, unsigned int *budget,
 		     struct unwind_user_frame *frame)
 {
-	return lookup(fz.sec, pc, frame, false);
+	int ret = lookup(fz.sec, pc, frame, false);
+
+	if (!ret)
+		fz.last = *frame;
+	return ret;
 }
 
 /* The initial location of table entry @idx, read as the kernel reads it. */
@@ -277,8 +283,12 @@ static int walk(const struct eh_frame_section *sec, unsigned long pc,
 		prev_sp = st.sp;
 		if (walk_step(&st, fuzz_find) || st.done)
 			break;
-		/* The kernel's own check: up, but for a signal frame. */
-		FUZZ_ASSERT(st.sp > prev_sp || st.interrupted,
+		/*
+		 * The kernel's own check: up, but for a signal frame or a
+		 * stack switch (a CFA loaded from memory).
+		 */
+		FUZZ_ASSERT(st.sp > prev_sp || st.interrupted ||
+			    fz.last.cfa.type == UNWIND_USER_RULE_REG_OFF_DEREF,
 			    "sp %#lx after %#lx", st.sp, prev_sp);
 		fz.steps++;
 	}
