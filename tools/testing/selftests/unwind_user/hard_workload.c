@@ -269,7 +269,7 @@ WORKLOAD_FN void lj_f(unsigned long ms)
 	after_call();
 }
 
-long nx_data[16];
+long nx_data[16] = { 1 };	/* in .data, not .bss: the test finds it in the file */
 
 /*
  * nx_leaf's return address is in nx_data, which is no code: its table
