@@ -601,7 +601,7 @@ static bool in_pe(const struct run *r, uint64_t ip)
 	return false;
 }
 
-/* What a sample's chain passes, from frame 1 on (return addresses). */
+/* What a sample's chain passes: its pc, then return addresses. */
 struct reach {
 	bool main, start;	/* main, RtlUserThreadStart */
 	bool loop, whole;	/* pe_w_unix; and from there the whole path */
@@ -613,6 +613,8 @@ static struct reach chain_reach(const struct run *r, const struct chain_sample *
 	struct reach to = {};
 	unsigned int j;
 
+	/* The sampled pc itself may be in main (a PE-side sample). */
+	to.main = s->nr && in_path(r, PATH_MAIN, s->ips[0]);
 	for (j = 1; j < s->nr; j++) {
 		uint64_t at = s->ips[j] - 1;
 
