@@ -14,6 +14,7 @@
 struct module;
 struct seq_file;
 struct unwind_user_frame;
+struct unwind_user_table_hint;
 struct vm_area_struct;
 
 /*
@@ -132,6 +133,7 @@ bool unwind_user_vdso_image(const struct vm_area_struct *vma,
 
 int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 				    unsigned int flags, unsigned int *budget,
+				    struct unwind_user_table_hint *hint,
 				    struct unwind_user_frame *frame);
 int unwind_user_cache_flush(struct mm_struct *mm);
 
@@ -146,6 +148,7 @@ static inline int unwind_user_registry_find_frame(unsigned long pc,
 						  unsigned int ws,
 						  unsigned int flags,
 						  unsigned int *budget,
+						  struct unwind_user_table_hint *hint,
 						  struct unwind_user_frame *frame)
 {
 	return -ENOENT;

@@ -10,11 +10,15 @@
  *
  *	echo "uaccess 1000" > bench; cat bench
  *
- * "warm N" walks N times; "cold N" also empties the task's frame cache
- * before each walk (outside the timed part), so that every frame is a
- * table lookup; "discover N" forgets, before each walk, every table the
- * kernel found by itself, so that the walk finds them again: the first
- * sample of a process, but for the cost of the page cache.  Reading the
+ * "warm N" walks N times; "cold N" also empties the task's frame cache and
+ * the cache that processes share before each walk (outside the timed
+ * part), so that every frame is a table lookup; "discover N" forgets,
+ * before each walk, every table the kernel found by itself and every
+ * shared frame, so that the walk finds them again: the first sample of the
+ * first process of its programs, but for the cost of the page cache;
+ * "known N" forgets the tables but keeps the shared frames: the first
+ * sample of a new process of programs that another process's walks went
+ * through already.  Reading the
  * file gives the figures of the writer's last run: "walks W frames F ns N",
  * frames being those of one walk and ns the time of all W walks.  Which
  * unwinder the walk uses is the task's affair: with no table known (and
@@ -45,6 +49,7 @@
 #include <linux/unwind_user_registry.h>
 
 #include "registry.h"
+#include "shared.h"
 
 #define BENCH_MAX_FRAMES	128
 #define BENCH_MAX_WALKS		1000000
@@ -121,7 +126,7 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 	unsigned long walks, i;
 	char buf[32], mode[16];
 	u64 ns = 0, t0;
-	int ret, cold;
+	int ret, cold, keep_shared;
 
 	if (count >= sizeof(buf))
 		return -EINVAL;
@@ -139,7 +144,8 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 		WARN_ONCE(1, "unwind_user: a warning planted through debugfs\n");
 		return count;
 	}
-	if (!strcmp(mode, "discover"))
+	keep_shared = !strcmp(mode, "known");
+	if (keep_shared || !strcmp(mode, "discover"))
 		cold = 2;
 	else if (!strcmp(mode, "cold"))
 		cold = 1;
@@ -161,6 +167,8 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 			ret = unwind_user_cache_flush(current->mm);
 		if (ret)
 			break;
+		if (cold && !keep_shared)
+			unwind_user_shared_flush();
 		t0 = ktime_get_ns();
 		unwind_user(&trace, BENCH_MAX_FRAMES);
 		ns += ktime_get_ns() - t0;

@@ -33,11 +33,18 @@
  * some 56 KiB, and two counters per CPU, allocated at the first lookup
  * that finds a frame, charged to the mm's memory cgroup and freed with the
  * mm.  1024 rows hold the hot return addresses of large programs.
+ *
+ * The same structure serves as the one cache that processes mapping the
+ * same file share (shared.c): larger, allocated once, keyed by the offset
+ * of the pc from the file's table and a tag that names the file's
+ * contents in place of the generation.  Offsets are small numbers that
+ * every file has, so there the tag picks the set too.
  */
 #include <linux/cache.h>
 #include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
+#include <linux/sched.h>
 #include <linux/percpu.h>
 #include <linux/seqlock.h>
 #include <linux/slab.h>
@@ -70,6 +77,9 @@ struct unwind_user_cache_counts {
 };
 
 struct unwind_user_cache {
+	unsigned int			set_bits;
+	/* The tag (generation) picks the set too: see above. */
+	bool				tagged_sets;
 	/*
 	 * Per CPU: every lookup of every thread counts, and would otherwise
 	 * write the same line as the others.
@@ -77,12 +87,43 @@ struct unwind_user_cache {
 	struct unwind_user_cache_counts __percpu *counts;
 	/* Writers; readers take none, on lines of their own. */
 	spinlock_t			lock ____cacheline_aligned_in_smp;
-	struct unwind_user_cache_set	sets[UNWIND_USER_CACHE_SETS];
+	struct unwind_user_cache_set	sets[];
 };
 
 unsigned int unwind_user_cache_slot(unsigned long pc)
 {
 	return hash_long(pc, UNWIND_USER_CACHE_SET_BITS);
+}
+
+static struct unwind_user_cache_set *
+cache_set(struct unwind_user_cache *cache, unsigned long pc, u64 gen)
+{
+	if (cache->tagged_sets)
+		pc ^= (unsigned long)hash_64(gen, BITS_PER_LONG);
+	return &cache->sets[hash_long(pc, cache->set_bits)];
+}
+
+static struct unwind_user_cache *cache_alloc(unsigned int rows_bits,
+					     gfp_t gfp)
+{
+	unsigned int set_bits = rows_bits - UNWIND_USER_CACHE_WAY_BITS;
+	struct unwind_user_cache *cache;
+	unsigned int i;
+
+	cache = kvzalloc_flex(*cache, sets, BIT(set_bits), gfp);
+	if (!cache)
+		return NULL;
+	cache->counts = alloc_percpu_gfp(struct unwind_user_cache_counts, gfp);
+	if (!cache->counts) {
+		kvfree(cache);
+		return NULL;
+	}
+	cache->set_bits = set_bits;
+	spin_lock_init(&cache->lock);
+	/* Generation 0 never matches: the registry's starts at 1. */
+	for (i = 0; i < BIT(set_bits); i++)
+		seqcount_spinlock_init(&cache->sets[i].seq, &cache->lock);
+	return cache;
 }
 
 /**
@@ -93,23 +134,45 @@ unsigned int unwind_user_cache_slot(unsigned long pc)
  */
 struct unwind_user_cache *unwind_user_cache_alloc(void)
 {
+	return cache_alloc(UNWIND_USER_CACHE_BITS, GFP_KERNEL_ACCOUNT);
+}
+
+/**
+ * unwind_user_cache_alloc_tagged - a new, empty cache of 2^@rows_bits rows
+ * @rows_bits:	its size, at least UNWIND_USER_CACHE_WAY_BITS + 1
+ *
+ * For a cache that no process owns: not charged to a memory cgroup.  The
+ * tag given with each row picks its set as well as the pc.
+ *
+ * Return: the cache, or NULL without memory.
+ */
+struct unwind_user_cache *unwind_user_cache_alloc_tagged(unsigned int rows_bits)
+{
 	struct unwind_user_cache *cache;
+
+	if (rows_bits <= UNWIND_USER_CACHE_WAY_BITS || rows_bits > 24)
+		return NULL;
+	cache = cache_alloc(rows_bits, GFP_KERNEL);
+	if (cache)
+		cache->tagged_sets = true;
+	return cache;
+}
+
+/* Forget every row: for benchmarks that time lookups of an empty cache. */
+void unwind_user_cache_clear(struct unwind_user_cache *cache)
+{
+	struct unwind_user_cache_set *set;
 	unsigned int i;
 
-	cache = kvzalloc_obj(*cache, GFP_KERNEL_ACCOUNT);
-	if (!cache)
-		return NULL;
-	cache->counts = alloc_percpu_gfp(struct unwind_user_cache_counts,
-					 GFP_KERNEL_ACCOUNT);
-	if (!cache->counts) {
-		kvfree(cache);
-		return NULL;
+	for (i = 0; i < BIT(cache->set_bits); i++) {
+		set = &cache->sets[i];
+		spin_lock(&cache->lock);
+		write_seqcount_begin(&set->seq);
+		memset(set->rows, 0, sizeof(set->rows));
+		write_seqcount_end(&set->seq);
+		spin_unlock(&cache->lock);
+		cond_resched();
 	}
-	spin_lock_init(&cache->lock);
-	/* Generation 0 never matches: the registry's starts at 1. */
-	for (i = 0; i < UNWIND_USER_CACHE_SETS; i++)
-		seqcount_spinlock_init(&cache->sets[i].seq, &cache->lock);
-	return cache;
 }
 
 void unwind_user_cache_free(struct unwind_user_cache *cache)
@@ -143,7 +206,7 @@ bool unwind_user_cache_lookup(struct unwind_user_cache *cache,
 	unsigned int seq, i;
 	bool hit = false;
 
-	set = &cache->sets[unwind_user_cache_slot(pc)];
+	set = cache_set(cache, pc, gen);
 	seq = read_seqcount_begin(&set->seq);
 	for (i = 0; i < UNWIND_USER_CACHE_WAYS; i++) {
 		row = &set->rows[i];
@@ -186,7 +249,7 @@ void unwind_user_cache_insert(struct unwind_user_cache *cache,
 	struct unwind_user_cache_row *row;
 	unsigned int i;
 
-	set = &cache->sets[unwind_user_cache_slot(pc)];
+	set = cache_set(cache, pc, gen);
 	if (!spin_trylock(&cache->lock))
 		return;
 	/* @pc's row of an older generation goes, or else the oldest row. */
@@ -212,8 +275,9 @@ void unwind_user_cache_get_stats(const struct unwind_user_cache *cache,
 	const struct unwind_user_cache_counts *c;
 	int cpu;
 
-	stats->rows = UNWIND_USER_CACHE_ROWS;
+	stats->rows = BIT(cache->set_bits) * UNWIND_USER_CACHE_WAYS;
 	stats->bytes = sizeof(*cache) +
+		       BIT(cache->set_bits) * sizeof(cache->sets[0]) +
 		       num_possible_cpus() * sizeof(*cache->counts);
 	stats->hits = 0;
 	stats->misses = 0;

@@ -27,7 +27,9 @@ struct unwind_user_cache_stats {
 };
 
 struct unwind_user_cache *unwind_user_cache_alloc(void);
+struct unwind_user_cache *unwind_user_cache_alloc_tagged(unsigned int rows_bits);
 void unwind_user_cache_free(struct unwind_user_cache *cache);
+void unwind_user_cache_clear(struct unwind_user_cache *cache);
 bool unwind_user_cache_lookup(struct unwind_user_cache *cache,
 			      unsigned long pc, unsigned int ws, u64 gen,
 			      struct unwind_user_frame *frame,

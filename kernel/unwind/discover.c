@@ -36,6 +36,7 @@
 
 #include "elf_table.h"
 #include "registry.h"
+#include "shared.h"
 
 /* kernel.unwind_tables_discover */
 static int unwind_tables_discover = 1;
@@ -77,6 +78,8 @@ struct discover_map {
 	/* File offset @off is at @addr: the pc's page (the vDSO: its start) */
 	unsigned long	addr;
 	u64		off;
+	/* Which file, as it was before the headers were read */
+	struct unwind_user_share share;
 };
 
 /* Architectures whose vDSO the unwinder cannot read: none. */
@@ -166,6 +169,7 @@ static int discover_vma(struct mm_struct *mm, unsigned long pc,
 	 */
 	if (vma->vm_file && discover_file_ok(vma->vm_file)) {
 		m->file = get_file(vma->vm_file);
+		unwind_user_share_id(&m->share, m->file);
 		m->addr = pc & PAGE_MASK;
 		m->off = ((u64)vma->vm_pgoff << PAGE_SHIFT) +
 			 (m->addr - vma->vm_start);
@@ -223,6 +227,30 @@ static bool discover_transient(int err)
 }
 
 /*
+ * Let @e share its decoded frames with the other processes that map the
+ * same file, if its .eh_frame_hdr is mapped from that file: rows are kept
+ * by the file and the header's offset in it.  shared.c checks the mapping
+ * again before it keeps a row.  Under the mmap write lock.
+ */
+static void discover_share(struct mm_struct *mm, const struct discover_map *m,
+			   struct unwind_user_entry *e)
+{
+	unsigned long base = unwind_user_entry_table_base(e);
+	struct unwind_user_share share = m->share;
+	struct vm_area_struct *vma;
+
+	if (!base || !m->file)
+		return;
+	vma = vma_lookup(mm, base);
+	if (!vma || !vma->vm_file ||
+	    file_inode(vma->vm_file) != file_inode(m->file))
+		return;
+	unwind_user_share_set(&share, base,
+			      vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT));
+	unwind_user_entry_share(e, &share);
+}
+
+/*
  * Put what was found (*@ep, which the tree takes: then NULL) in, or a
  * marker, if @m still describes the mapping at @pc.  Under the mmap write
  * lock: 0 when something now covers @pc.
@@ -242,6 +270,7 @@ static int discover_insert(struct mm_struct *mm, unsigned long pc,
 		goto out;
 	}
 	if (*ep) {
+		discover_share(mm, m, *ep);
 		ret = unwind_user_add_entry_locked(mm, *ep);
 		if (!ret) {
 			*ep = NULL;

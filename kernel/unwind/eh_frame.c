@@ -816,9 +816,9 @@ static int eh_frame_decode_fde(const struct eh_frame_section *sec,
  *
  * Return: see eh_frame.h.
  */
-int eh_frame_find_fde(const struct eh_frame_section *sec,
-		      struct eh_frame_index *index, unsigned long pc,
-		      struct eh_frame_fde *fde)
+static int __eh_frame_find_fde(const struct eh_frame_section *sec,
+			       struct eh_frame_index *index, unsigned long pc,
+			       struct eh_frame_fde *fde, bool cie_cache)
 {
 	unsigned long fde_addr;
 	int ret;
@@ -829,7 +829,7 @@ int eh_frame_find_fde(const struct eh_frame_section *sec,
 	ret = eh_frame_find_fde_addr(sec, index, pc, &fde_addr);
 	if (ret)
 		return ret;
-	ret = eh_frame_decode_fde(sec, index, fde_addr, fde);
+	ret = eh_frame_decode_fde(sec, cie_cache ? index : NULL, fde_addr, fde);
 	if (ret)
 		return ret;
 
@@ -837,6 +837,32 @@ int eh_frame_find_fde(const struct eh_frame_section *sec,
 	if (pc < fde->pc_begin || pc >= fde->pc_end)
 		return -ENOENT;
 	return 0;
+}
+
+int eh_frame_find_fde(const struct eh_frame_section *sec,
+		      struct eh_frame_index *index, unsigned long pc,
+		      struct eh_frame_fde *fde)
+{
+	return __eh_frame_find_fde(sec, index, pc, fde, true);
+}
+
+/**
+ * eh_frame_find_fde_fresh - eh_frame_find_fde(), reading the CIE anew
+ * @sec: the section
+ * @index: its index, or NULL: only to find the FDE
+ * @pc: the address to look up
+ * @fde: filled in on success, with the CIE
+ *
+ * What is found comes from the table's bytes as they are now, not from
+ * what an earlier lookup left in the index's CIE cache.
+ *
+ * Return: see eh_frame.h.
+ */
+int eh_frame_find_fde_fresh(const struct eh_frame_section *sec,
+			    struct eh_frame_index *index, unsigned long pc,
+			    struct eh_frame_fde *fde)
+{
+	return __eh_frame_find_fde(sec, index, pc, fde, false);
 }
 
 /* How an index build stands: its bound and what it has read so far. */

@@ -84,7 +84,8 @@ struct eh_frame_section {
  * frees it after an RCU grace period.
  *
  * eh_frame_find_fde() finds and decodes the FDE that covers @pc, and its
- * CIE, with @index if not NULL.  It returns:
+ * CIE, with @index if not NULL; eh_frame_find_fde_fresh() does the same
+ * but reads the CIE even if the index holds a copy.  They return:
  *   0		success, *fde is filled in
  *   -ENOENT	no FDE covers pc: not an error, try another unwinder
  *   -EFAULT	reading user memory faulted
@@ -112,6 +113,9 @@ void eh_frame_index_free(struct eh_frame_index *index);
 int eh_frame_find_fde(const struct eh_frame_section *sec,
 		      struct eh_frame_index *index, unsigned long pc,
 		      struct eh_frame_fde *fde);
+int eh_frame_find_fde_fresh(const struct eh_frame_section *sec,
+			    struct eh_frame_index *index, unsigned long pc,
+			    struct eh_frame_fde *fde);
 
 /*
  * What a lookup reads of an FDE in its first user access: its header (at

@@ -39,7 +39,9 @@
  * (cache.c), each under the generation read before the lookup began; a
  * cached frame is used only while the generation is still the same.  A
  * new entry needs no new generation: frames are cached only for pcs that
- * an entry covered, and entries never overlap.
+ * an entry covered, and entries never overlap.  The frames of a table the
+ * kernel found in a file go to the cache all processes share instead
+ * (shared.c), keyed by the file's contents, not by a generation.
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
@@ -64,6 +66,7 @@
 #include "cfi.h"
 #include "eh_frame.h"
 #include "registry.h"
+#include "shared.h"
 
 /* Enough for the largest programs seen (a few hundred objects) and Wine. */
 static unsigned int unwind_tables_max = 4096;
@@ -83,6 +86,8 @@ struct unwind_user_table {
 	enum unwind_user_origin		origin;
 	/* The handler of another format than .eh_frame, or NULL */
 	const struct unwind_user_format	*fmt;
+	/* What shares its decoded frames with other processes (shared.c) */
+	struct unwind_user_share	share;
 	union {
 		struct eh_frame_section	eh_frame;
 		unsigned long		data[UNWIND_USER_FORMAT_DATA_SIZE /
@@ -110,6 +115,11 @@ struct unwind_user_entry {
 };
 
 #define ENTRY_DEAD	0
+/*
+ * ENTRY_SHARE_CHECKED, once the header the entry holds was read again from
+ * the file's own bytes (see shared.c): it need not be again.
+ */
+#define ENTRY_SHARE_CHECKED	1
 
 static bool entry_is_dead(const struct unwind_user_entry *e)
 {
@@ -557,6 +567,24 @@ void unwind_user_entry_discard(struct unwind_user_entry *e)
 	kfree(e);
 }
 
+/*
+ * The address of @e's .eh_frame_hdr, for a table the kernel found in a
+ * file: 0 for a table without one, whose frames are not shared.
+ */
+unsigned long unwind_user_entry_table_base(const struct unwind_user_entry *e)
+{
+	if (e->table.origin != UNWIND_USER_ORIGIN_FILE)
+		return 0;
+	return e->table.eh_frame.hdr_start;
+}
+
+/* Let @e, not in a tree yet, share its frames as @s says (shared.c). */
+void unwind_user_entry_share(struct unwind_user_entry *e,
+			     const struct unwind_user_share *s)
+{
+	e->table.share = *s;
+}
+
 /**
  * unwind_user_add_entry_locked - put a new entry into @mm's tree
  * @mm:		the mm, its mmap lock held for writing
@@ -852,6 +880,8 @@ void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm)
 		index = smp_load_acquire(&e->index);
 		if (!IS_ERR_OR_NULL(index))
 			seq_printf(m, " index %zu", eh_frame_index_bytes(index));
+		if (e->table.share.tag)
+			seq_puts(m, " shared");
 		seq_putc(m, '\n');
 	}
 	mmap_read_unlock(mm);
@@ -999,6 +1029,9 @@ void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
 		eh_frame_section_move(&moved->table.eh_frame, delta);
 		moved->table.start += delta;
 		moved->table.end += delta;
+		/* The same bytes of the same file, elsewhere. */
+		moved->table.share.base += delta;
+		moved->table.share.delta += delta;
 		moved->table.id = atomic64_inc_return(&registry_next_id);
 		refcount_set(&moved->ref, 1);
 		/* The old entry's index goes with it; the next lookup builds one. */
@@ -1123,6 +1156,35 @@ static void registry_cache_frame(struct mm_struct *mm,
 		unwind_user_cache_insert(cache, pc, ws, gen, frame, cost);
 }
 
+/* Note where a shared frame came from, for the walk's next lookup. */
+static void registry_hint(struct unwind_user_table_hint *hint,
+			  const struct unwind_user_table *t, u64 gen,
+			  unsigned int ws)
+{
+	if (!hint)
+		return;
+	hint->gen = gen;
+	hint->start = t->start;
+	hint->end = t->end;
+	hint->base = t->share.base;
+	hint->tag = t->share.tag;
+	hint->ws = ws;
+}
+
+/*
+ * A frame from a cache costs the walk what its decode cost: the walk ends
+ * where it would have without the cache.
+ */
+static int registry_charge(unsigned int cost, unsigned int *budget)
+{
+	if (cost > *budget) {
+		*budget = 0;
+		return -EOPNOTSUPP;
+	}
+	*budget -= cost;
+	return 0;
+}
+
 /* What reading a table to index it costs the walk: a unit per 64 bytes. */
 #define REGISTRY_INDEX_READ_UNIT	64
 
@@ -1221,12 +1283,15 @@ static noinline_for_stack int
 registry_eh_frame_row(const struct eh_frame_section *sec,
 		      struct eh_frame_index *index,
 		      const struct eh_frame_regs *regs, unsigned long pc,
-		      struct cfi_row *row, unsigned int *budget)
+		      struct cfi_row *row, unsigned int *budget, bool fresh)
 {
 	struct eh_frame_fde fde;
 	int ret;
 
-	ret = eh_frame_find_fde(sec, index, pc, &fde);
+	if (fresh)
+		ret = eh_frame_find_fde_fresh(sec, index, pc, &fde);
+	else
+		ret = eh_frame_find_fde(sec, index, pc, &fde);
 	if (ret)
 		return ret;
 	return cfi_find_row(sec, regs, &fde, pc, row, budget);
@@ -1234,7 +1299,8 @@ registry_eh_frame_row(const struct eh_frame_section *sec,
 
 /*
  * The frame rules of @pc in @e's table: its index (built first, if need
- * be), the row, the rules, one after the other on the stack.
+ * be), the row, the rules, one after the other on the stack.  @fresh: read
+ * the CIE too, not the entry's copy of it (for a frame that may be shared).
  */
 static int registry_eh_frame_lookup(struct mm_struct *mm,
 				    struct unwind_user_entry *e,
@@ -1242,7 +1308,8 @@ static int registry_eh_frame_lookup(struct mm_struct *mm,
 				    const struct eh_frame_regs *regs,
 				    unsigned long pc,
 				    struct unwind_user_frame *frame,
-				    unsigned int *budget, unsigned int *cost)
+				    unsigned int *budget, unsigned int *cost,
+				    bool fresh)
 {
 	struct eh_frame_index *index;
 	struct cfi_row row;
@@ -1258,7 +1325,7 @@ static int registry_eh_frame_lookup(struct mm_struct *mm,
 		return ret ? ret : -EOPNOTSUPP;
 	/* What a cached frame costs: the row, not the build that came first. */
 	before = *budget;
-	ret = registry_eh_frame_row(sec, index, regs, pc, &row, budget);
+	ret = registry_eh_frame_row(sec, index, regs, pc, &row, budget, fresh);
 	*cost = before - *budget;
 	if (ret)
 		return ret;
@@ -1272,6 +1339,7 @@ static int registry_eh_frame_lookup(struct mm_struct *mm,
  * @ws:		the task's word size
  * @flags:	UNWIND_USER_LOOKUP_*
  * @budget:	what the walk's lookups may still spend; this one's is taken
+ * @hint:	the walk's, or NULL: the table of its last shared frame
  * @frame:	the rules, on success
  *
  * Return: 0; -ENOENT when no registered table covers @pc; -ENXIO when no
@@ -1282,6 +1350,7 @@ static int registry_eh_frame_lookup(struct mm_struct *mm,
  */
 int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 				    unsigned int flags, unsigned int *budget,
+				    struct unwind_user_table_hint *hint,
 				    struct unwind_user_frame *frame)
 {
 	MA_STATE(mas, &current->mm->unwind_user_mt, pc, pc);
@@ -1290,8 +1359,8 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 	struct unwind_user_cache *cache;
 	struct unwind_user_table seen;
 	struct unwind_user_entry *e;
-	bool discovered = false;
-	unsigned int cost;
+	bool discovered = false, share, checked;
+	unsigned int cost, seq;
 	u64 gen;
 	int ret;
 
@@ -1306,20 +1375,31 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 	gen = atomic64_read_acquire(&mm->unwind_user_gen);
 	cache = READ_ONCE(mm->unwind_user_cache);
 	if (!IS_ERR_OR_NULL(cache) &&
-	    unwind_user_cache_lookup(cache, pc, ws, gen, frame, &cost)) {
-		/* What the lookup cost, and where the walk ends, as without. */
-		if (cost > *budget) {
-			*budget = 0;
-			return -EOPNOTSUPP;
-		}
-		*budget -= cost;
-		return 0;
-	}
+	    unwind_user_cache_lookup(cache, pc, ws, gen, frame, &cost))
+		return registry_charge(cost, budget);
+
+	/*
+	 * In the object of the walk's last shared frame: no entry has gone
+	 * since (the generation), so that entry is still the one here.
+	 */
+	if (hint && hint->gen == gen && pc - hint->start < hint->end - hint->start &&
+	    hint->ws == ws &&
+	    unwind_user_shared_lookup(hint->tag, hint->base, pc, ws, frame, &cost))
+		return registry_charge(cost, budget);
 
 again:
 	rcu_read_lock();
 	mas_set(&mas, pc);
 	e = mas_walk(&mas);
+	/* A frame of a file's table that some process decoded already. */
+	if (entry_is_live(e) && !e->table.fmt && !entry_is_dead(e) &&
+	    e->table.eh_frame.ptr_size == ws &&
+	    unwind_user_shared_lookup(e->table.share.tag, e->table.share.base,
+				      pc, ws, frame, &cost)) {
+		registry_hint(hint, &e->table, gen, ws);
+		rcu_read_unlock();
+		return registry_charge(cost, budget);
+	}
 	if (entry_is_live(e)) {
 		seen = e->table;
 		/*
@@ -1368,6 +1448,7 @@ again:
 		return ret;
 	}
 
+	share = seen.share.tag && unwind_user_shared_begin(mm, &seq);
 	/* A table for the other word size says nothing about this task. */
 	if (seen.eh_frame.ptr_size != ws)
 		ret = -ENOENT;
@@ -1375,13 +1456,26 @@ again:
 		ret = -EOPNOTSUPP;
 	else
 		ret = registry_eh_frame_lookup(mm, e, &seen.eh_frame, regs,
-					       pc, frame, budget, &cost);
+					       pc, frame, budget, &cost, share);
 	if (ret == -EINVAL || ret == -EFBIG)
 		registry_drop(mm, e, ret);
+	/* Shared if it may be, else kept for this mm only. */
+	if (!ret && share) {
+		checked = test_bit(ENTRY_SHARE_CHECKED, &e->flags);
+		share = unwind_user_shared_insert(mm, &seen.share,
+						  &seen.eh_frame, seq, pc, ws,
+						  frame, cost, &checked);
+		if (checked)
+			set_bit(ENTRY_SHARE_CHECKED, &e->flags);
+	}
 	entry_put(e);
-	if (!ret)
+	if (ret)
+		return ret;
+	if (share)
+		registry_hint(hint, &seen, gen, ws);
+	else
 		registry_cache_frame(mm, cache, pc, ws, gen, frame, cost);
-	return ret;
+	return 0;
 }
 
 static const struct ctl_table unwind_user_sysctls[] = {

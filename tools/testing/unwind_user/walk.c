@@ -21,6 +21,7 @@
 static bool walk_mm_has_tables(struct mm_struct *mm);
 static int walk_registry_find_frame(unsigned long pc, unsigned int ws,
 				    unsigned int flags, unsigned int *budget,
+				    struct unwind_user_table_hint *hint,
 				    struct unwind_user_frame *frame);
 #define unwind_user_mm_has_tables	walk_mm_has_tables
 #define unwind_user_registry_find_frame	walk_registry_find_frame
@@ -41,6 +42,7 @@ static bool walk_mm_has_tables(struct mm_struct *mm)
 
 static int walk_registry_find_frame(unsigned long pc, unsigned int ws,
 				    unsigned int flags, unsigned int *budget,
+				    struct unwind_user_table_hint *hint,
 				    struct unwind_user_frame *frame)
 {
 	if (!walk_find || ws != walk_current->ws)

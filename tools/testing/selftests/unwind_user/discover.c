@@ -19,6 +19,13 @@
  *   - dlopen: a library dlopen()ed after the attach, then another one
  *     dlopen()ed at the same address once the first is closed: its frames
  *     must be its own;
+ *   - shared_next_process: a new process of a program whose frames another
+ *     process decoded gets them from the cache processes share (the hits of
+ *     debugfs unwind_user/shared), and whole chains; with
+ *     kernel.unwind_tables_share=0, none of it, and still whole chains;
+ *   - shared_not_from_written_copy: a process that wrote its own copy of its
+ *     .eh_frame (its chains are wrong) shares none of what it decoded: the
+ *     next process of the same file gets whole chains;
  *   - object: libdiscover_obj.so mapped by hand (whole, without the page of
  *     its ELF header) or dlopen()ed from a memfd is found like any other;
  *     corrupted copies of it (not ELF, program headers past EOF,
@@ -52,6 +59,7 @@
 
 #define DEBUGFS_DIR	"/sys/kernel/debug/unwind_user"
 #define DISCOVER_SYSCTL	"/proc/sys/kernel/unwind_tables_discover"
+#define SHARE_SYSCTL	"/proc/sys/kernel/unwind_tables_share"
 #define PROG		"discover_workload"
 #define PROG_CXX	"discover_cxx"
 #define OBJ		"libdiscover_obj.so"
@@ -653,11 +661,15 @@ TEST_F(quiet, sampled)
 FIXTURE(disc) {
 	char prog[PATH_MAX], cxx[PATH_MAX], lib1[PATH_MAX], lib2[PATH_MAX];
 	int discover;		/* the sysctl to restore, or -1 */
+	int share;		/* the same */
+	char dir[64];		/* a copy of the program's, or "" */
 };
 
 FIXTURE_SETUP(disc)
 {
 	self->discover = -1;
+	self->share = -1;
+	self->dir[0] = '\0';
 	prog_path(self->prog, sizeof(self->prog), PROG);
 	prog_path(self->cxx, sizeof(self->cxx), PROG_CXX);
 	prog_path(self->lib1, sizeof(self->lib1), LIB1);
@@ -673,6 +685,15 @@ FIXTURE_TEARDOWN_PARENT(disc)
 {
 	if (self->discover >= 0 && write_sysctl(DISCOVER_SYSCTL, self->discover))
 		TH_LOG("cannot restore %s to %d", DISCOVER_SYSCTL, self->discover);
+	if (self->share >= 0 && write_sysctl(SHARE_SYSCTL, self->share))
+		TH_LOG("cannot restore %s to %d", SHARE_SYSCTL, self->share);
+	if (self->dir[0]) {
+		char path[PATH_MAX + 32];
+
+		snprintf(path, sizeof(path), "%s/%s", self->dir, PROG);
+		unlink(path);
+		rmdir(self->dir);
+	}
 }
 
 /* Does @t need another run to reach @min samples in the leaf? */
@@ -751,6 +772,204 @@ TEST_F(disc, attach_qsort_no_discovery)
 		       runs, t.leaf, t.good);
 	EXPECT_LE(MIN_LEAF, t.leaf);
 	EXPECT_EQ(0U, t.good);
+}
+
+/* The counters of debugfs unwind_user/shared. */
+struct shared_stats {
+	long long hits, misses, inserted, refused;
+};
+
+static int read_shared(struct shared_stats *st)
+{
+	char *text = read_file(DEBUGFS_DIR "/shared"), *p;
+	int found = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (!text)
+		return -1;
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		found += sscanf(p, "hits %lld", &st->hits) == 1;
+		found += sscanf(p, "misses %lld", &st->misses) == 1;
+		found += sscanf(p, "inserted %lld", &st->inserted) == 1;
+		found += sscanf(p, "refused %lld", &st->refused) == 1;
+	}
+	free(text);
+	return found == 4 ? 0 : -1;
+}
+
+/*
+ * A copy of the program in a directory of its own: a file no process has
+ * run yet, whose frames nobody has decoded.  Its path goes to @path.
+ */
+static int copy_prog(struct __test_metadata *_metadata, const char *prog, char *dir,
+		     size_t dir_size, char *path, size_t size)
+{
+	char buf[65536];
+	int in, out = -1, ret = -1;
+	ssize_t n = -1;
+
+	snprintf(dir, dir_size, "/tmp/unwind_share.XXXXXX");
+	if (!mkdtemp(dir)) {
+		dir[0] = '\0';
+		return -1;
+	}
+	snprintf(path, size, "%s/%s", dir, PROG);
+	in = open(prog, O_RDONLY | O_CLOEXEC);
+	if (in >= 0)
+		out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			break;
+	if (out >= 0 && n == 0 && !close(out)) {
+		out = -1;
+		ret = 0;
+	}
+	if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	if (ret)
+		TH_LOG("cannot copy %s to %s", prog, path);
+	return ret;
+}
+
+/*
+ * What the tests of shared frames start from: debugfs, sharing on (*@share,
+ * for the teardown to restore), and a copy of the program in @path.
+ */
+static int shared_setup(struct __test_metadata *_metadata, const char *prog, int *share,
+			char *dir, size_t dir_size, char *path, size_t size)
+{
+	if (debugfs_ready()) {
+		TH_LOG("no %s", DEBUGFS_DIR);
+		return -1;
+	}
+	*share = read_sysctl(SHARE_SYSCTL);
+	if (*share != 1) {
+		TH_LOG("%s is not 1", SHARE_SYSCTL);
+		return -1;
+	}
+	return copy_prog(_metadata, prog, dir, dir_size, path, size);
+}
+
+/* Run @argv until MIN_LEAF samples in cmp: their tally, and the shared counters' change. */
+static struct tally run_qsort(struct __test_metadata *_metadata, char *argv[],
+			      bool expect_good, struct shared_stats *delta, bool *shared)
+{
+	char **argvs[] = { argv };
+	struct shared_stats before, after;
+	struct tally t = { 0, 0 };
+	unsigned int runs = 0;
+
+	*shared = false;
+	memset(delta, 0, sizeof(*delta));
+	if (read_shared(&before))
+		return t;
+	while (!runs || more(&t, MIN_LEAF, runs)) {
+		struct run *r = attach(_metadata, argvs, 1, false);
+		const struct chain_mmap *m;
+		char line[512];
+
+		if (!r)
+			return t;
+		runs++;
+		add(&t, check_chains(_metadata, r, r->wl[0].pid, qsort_path, NR(qsort_path),
+				     expect_good));
+		/* Does the program's entry say it shares its frames? */
+		m = map_of(r, r->wl[0].pid, PROG);
+		if (m && tables_of(&r->wl[0])) {
+			for (const char *p = tables_of(&r->wl[0]); p && *p;
+			     p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+				unsigned long long s, e;
+
+				snprintf(line, sizeof(line), "%.*s", (int)strcspn(p, "\n"), p);
+				if (sscanf(line, "%llx-%llx", &s, &e) == 2 &&
+				    s < m->start + m->len && m->start < e &&
+				    strstr(line, " shared"))
+					*shared = true;
+			}
+		}
+		run_free(r);
+	}
+	if (read_shared(&after))
+		return t;
+	delta->hits = after.hits - before.hits;
+	delta->misses = after.misses - before.misses;
+	delta->inserted = after.inserted - before.inserted;
+	delta->refused = after.refused - before.refused;
+	return t;
+}
+
+/*
+ * Two processes of a program nobody ran before, one after the other: the
+ * second's walks find what the first one's decoded in the shared cache,
+ * and its chains are whole (cmp <libc> run main).  Then the same with
+ * kernel.unwind_tables_share=0: no hits, whole chains still.
+ */
+TEST_F(disc, shared_next_process)
+{
+	char path[PATH_MAX], *argv[] = { path, "qsort", SPIN_MS, NULL };
+	struct shared_stats d1, d2, d3;
+	struct tally t1, t2, t3;
+	bool s1, s2, s3;
+
+	ASSERT_EQ(0, shared_setup(_metadata, self->prog, &self->share, self->dir,
+				  sizeof(self->dir), path, sizeof(path)));
+
+	t1 = run_qsort(_metadata, argv, true, &d1, &s1);
+	t2 = run_qsort(_metadata, argv, true, &d2, &s2);
+	ksft_print_msg("first process: %u samples in cmp, %u whole; %s %lld inserted\n",
+		       t1.leaf, t1.good, "shared:", d1.inserted);
+	ksft_print_msg("next process: %u samples in cmp, %u whole; %s %lld hits, %lld misses\n",
+		       t2.leaf, t2.good, "shared:", d2.hits, d2.misses);
+	EXPECT_LE(MIN_LEAF, t1.leaf);
+	EXPECT_EQ(t1.leaf, t1.good);
+	EXPECT_TRUE(s1) TH_LOG("the program's table is not shared");
+	EXPECT_LT(0, d1.inserted);
+	EXPECT_LE(MIN_LEAF, t2.leaf);
+	EXPECT_EQ(t2.leaf, t2.good);
+	/* Every walk from cmp has its frames of cmp, run and main. */
+	EXPECT_LE((long long)t2.leaf, d2.hits);
+
+	ASSERT_EQ(0, write_sysctl(SHARE_SYSCTL, 0));
+	t3 = run_qsort(_metadata, argv, true, &d3, &s3);
+	ksft_print_msg("sharing off: %u samples in cmp, %u whole; %s %lld hits, %lld inserted\n",
+		       t3.leaf, t3.good, "shared:", d3.hits, d3.inserted);
+	EXPECT_LE(MIN_LEAF, t3.leaf);
+	EXPECT_EQ(t3.leaf, t3.good);
+	EXPECT_EQ(0, d3.hits);
+	EXPECT_EQ(0, d3.inserted);
+}
+
+/*
+ * A process that wrote its copy of the program's .eh_frame (the data
+ * alignment of every CIE doubled: its return addresses are read from the
+ * wrong slot) decodes wrong frames: they stay its own.  The next process
+ * of the same, unwritten file must not get them: its chains are whole.
+ */
+TEST_F(disc, shared_not_from_written_copy)
+{
+	char path[PATH_MAX], *bad[] = { path, "qsort-scribble", SPIN_MS, NULL },
+	     *good[] = { path, "qsort", SPIN_MS, NULL };
+	struct shared_stats d1, d2;
+	struct tally t1, t2;
+	bool s1, s2;
+
+	ASSERT_EQ(0, shared_setup(_metadata, self->prog, &self->share, self->dir,
+				  sizeof(self->dir), path, sizeof(path)));
+
+	t1 = run_qsort(_metadata, bad, false, &d1, &s1);
+	t2 = run_qsort(_metadata, good, true, &d2, &s2);
+	ksft_print_msg("written copy: %u samples in cmp, %u whole; %s %lld refused\n",
+		       t1.leaf, t1.good, "shared:", d1.refused);
+	ksft_print_msg("next process: %u samples in cmp, %u whole; %s %lld hits, %lld inserted\n",
+		       t2.leaf, t2.good, "shared:", d2.hits, d2.inserted);
+	EXPECT_LE(MIN_LEAF, t1.leaf);
+	/* The scribble took: most of the writer's own chains are wrong. */
+	EXPECT_GT(t1.leaf / 2, t1.good);
+	EXPECT_LT(0, d1.refused);
+	EXPECT_LE(MIN_LEAF, t2.leaf);
+	EXPECT_EQ(t2.leaf, t2.good);
 }
 
 /* The same for C++: xsputn, std::__ostream_insert in libstdc++, run, main. */

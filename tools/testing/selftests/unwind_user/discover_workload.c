@@ -12,6 +12,10 @@
  *   discover_workload qsort MS
  *	main -> run -> qsort() in libc -> cmp, which spins; then main ->
  *	spin_vdso -> clock_gettime() in libc -> the vDSO's, MS / 4 ms.
+ *   discover_workload qsort-scribble MS
+ *	the same, after writing this process's own copy of its .eh_frame:
+ *	every CIE's data alignment factor of -8 becomes -16, so that the
+ *	return address is looked for at twice its offset (see scribble()).
  *   discover_workload dlopen MS LIB1 LIB2
  *	main -> call_lib: dlopen(LIB1) (after the attach), lib_a -> lib_b ->
  *	cb_spin, MS ms; dlclose; the same with LIB2 (lib2_y -> lib2_x ->
@@ -463,11 +467,96 @@ static int quiet(const char *lib, const char *dump, unsigned long ms)
 	return 0;
 }
 
+/* The program's .eh_frame: its CIEs, until the zero terminator. */
+static int scribble_cies(uint8_t *p, uint8_t *end)
+{
+	unsigned int records, cies = 0;
+
+	for (records = 0; records < 100000 && p + 8 <= end; records++) {
+		uint32_t len = *(uint32_t *)p, id = *(uint32_t *)(p + 4);
+		uint8_t *q = p + 9;
+
+		if (!len || len == 0xffffffff || len > (size_t)(end - p) - 4)
+			break;
+		if (!id && p[8] == 1) {
+			/* version 1, the augmentation, code alignment (1) */
+			while (q < end && *q)
+				q++;
+			q++;
+			while (q < end && (*q & 0x80))
+				q++;
+			q++;
+			/* data alignment: sleb128 -8 is 0x78; -16 is 0x70 */
+			if (q < end && *q == 0x78) {
+				*q = 0x70;
+				cies++;
+			}
+		}
+		p += 4 + len;
+	}
+	return cies;
+}
+
+static int scribble_phdr(struct dl_phdr_info *info, size_t size, void *data)
+{
+	const Elf64_Phdr *eh = NULL, *load = NULL;
+	uintptr_t page = sysconf(_SC_PAGESIZE), start, end, hdr;
+	uint8_t *eh_frame;
+	int prot;
+
+	(void)size;
+	/* The program comes first. */
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
+			eh = &info->dlpi_phdr[i];
+	if (!eh)
+		return 1;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const Elf64_Phdr *p = &info->dlpi_phdr[i];
+
+		if (p->p_type == PT_LOAD && p->p_vaddr <= eh->p_vaddr &&
+		    eh->p_vaddr < p->p_vaddr + p->p_memsz)
+			load = p;
+	}
+	hdr = info->dlpi_addr + eh->p_vaddr;
+	/* version 1, eh_frame_ptr pcrel sdata4 */
+	if (!load || *(uint8_t *)hdr != 1 || *(uint8_t *)(hdr + 1) != 0x1b)
+		return 1;
+	eh_frame = (uint8_t *)(hdr + 4) + *(int32_t *)(hdr + 4);
+	start = (info->dlpi_addr + load->p_vaddr) & ~(page - 1);
+	end = info->dlpi_addr + load->p_vaddr + load->p_memsz;
+	prot = (load->p_flags & PF_R ? PROT_READ : 0) |
+	       (load->p_flags & PF_X ? PROT_EXEC : 0);
+	if (mprotect((void *)start, end - start, prot | PROT_WRITE))
+		die("mprotect");
+	*(int *)data = scribble_cies(eh_frame, (uint8_t *)end);
+	if (mprotect((void *)start, end - start, prot))
+		die("mprotect");
+	return 1;
+}
+
+/*
+ * Make this process's copy of its .eh_frame lie: its pages become the
+ * process's own (copy on write), the file does not change.
+ */
+static void scribble(void)
+{
+	int cies = 0;
+
+	dl_iterate_phdr(scribble_phdr, &cies);
+	if (!cies) {
+		fprintf(stderr, "no CIE with a data alignment of -8\n");
+		exit(1);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "qsort")) {
+	if (argc == 3 && (!strcmp(argv[1], "qsort") || !strcmp(argv[1], "qsort-scribble"))) {
 		unsigned long ms = strtoul(argv[2], NULL, 0);
 
+		if (!strcmp(argv[1], "qsort-scribble"))
+			scribble();
 		wait_go();
 		run(ms);
 		after_call();
@@ -510,7 +599,7 @@ int main(int argc, char **argv)
 	}
 	if (argc == 5 && !strcmp(argv[1], "quiet-exec"))
 		return quiet(argv[2], argv[3], strtoul(argv[4], NULL, 0));
-	fprintf(stderr, "usage: %s qsort MS | dlopen MS LIB1 LIB2 | obj CASE OBJ MS | %s\n",
-		argv[0], "quiet LIB DUMP MS");
+	fprintf(stderr, "usage: %s qsort|qsort-scribble MS | dlopen MS LIB1 LIB2 | %s\n",
+		argv[0], "obj CASE OBJ MS | quiet LIB DUMP MS");
 	return 2;
 }

@@ -13,25 +13,34 @@
  *					times with one copy_from_user(),
  *					with a user access window and
  *					unsafe_get_user(), and with get_user()
- *	walk_bench libc [WALKS]		no frame pointers, through libc (the
+ *	walk_bench libc [WALKS [SUFFIX]] no frame pointers, through libc (the
  *					32 functions called back by qsort()):
  *					"discover", every table the kernel
- *					found forgotten before each walk (the
- *					first sample of a process, its files
- *					in the page cache), next to cold and
- *					warm; also in ns per walk
- *	walk_bench cfi [WALKS]		no frame pointers: the walk reads the
+ *					found and every frame shared between
+ *					processes forgotten before each walk
+ *					(the first sample of the first process
+ *					of these files, in the page cache),
+ *					"known", the tables forgotten but the
+ *					shared frames kept (the first sample
+ *					of a new process of the same files),
+ *					next to cold and warm; also in ns per
+ *					walk
+ *	walk_bench cfi [WALKS [SUFFIX]]	no frame pointers: the walk reads the
  *					tables the kernel found at a first,
- *					untimed walk, with the frame cache
- *					emptied before each walk (cold), then
- *					kept (warm)
+ *					untimed walk, with the frame caches
+ *					emptied before each walk (cold), with
+ *					the tables forgotten and the shared
+ *					frames kept (known), then all kept
+ *					(warm)
  *
  * Each prints one line per run, "walk_bench MODE: F frames, N ns/frame",
- * with F checked against the depth.  The stack starts at chain_root(),
- * whose CFI marks the return address undefined and which clears the frame
- * pointer: both walks end there (the frame-pointer walk one frame short).  The topmost frame
- * is bottom() itself, which makes the system calls inline.  Figures, not
- * verdicts; harness/bench-kernel-guest.sh puts both side by side.
+ * with F checked against the depth; MODE ends in "-SUFFIX" if one is given
+ * (the harness names the kernel.unwind_tables_share setting of the run).
+ * The stack starts at chain_root(), whose CFI marks the return address
+ * undefined and which clears the frame pointer: both walks end there (the
+ * frame-pointer walk one frame short).  The topmost frame is bottom()
+ * itself, which makes the system calls inline.  Figures, not verdicts;
+ * harness/bench-kernel-guest.sh puts both side by side.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -127,6 +136,8 @@ static NOINLINE void libc_root(void)
 	asm volatile("" ::: "memory");
 }
 
+static const char *mode_suffix = "";
+
 static int run(const char *mode, const char *cmd)
 {
 	unsigned long walks, frames;
@@ -150,8 +161,8 @@ static int run(const char *mode, const char *cmd)
 		fprintf(stderr, "walk_bench: %s: bad answer: %s\n", cmd, bench_out);
 		return -1;
 	}
-	printf("walk_bench %s: %lu frames, %.1f ns/frame, %.1f ns/walk\n", mode,
-	       frames, (double)ns / walks / frames, (double)ns / walks);
+	printf("walk_bench %s%s: %lu frames, %.1f ns/frame, %.1f ns/walk\n", mode,
+	       mode_suffix, frames, (double)ns / walks / frames, (double)ns / walks);
 	/*
 	 * Under qsort(): bottom, f31..f0, the comparison, glibc's sort
 	 * (a few frames), libc_root, chain_root.
@@ -235,11 +246,11 @@ static int unregister_all(void)
 int main(int argc, char **argv)
 {
 	const char *walks = argc > 2 ? argv[2] : "20000";
-	char cold[32], warm[32], discover[32];
+	char cold[32], warm[32], discover[32], known[32], suffix[32] = "";
 
 	if (argc < 2 || (strcmp(argv[1], "fp") && strcmp(argv[1], "cfi") &&
 			 strcmp(argv[1], "uaccess") && strcmp(argv[1], "libc"))) {
-		fprintf(stderr, "usage: walk_bench fp|cfi|libc|uaccess [WALKS]\n");
+		fprintf(stderr, "usage: walk_bench fp|cfi|libc|uaccess [WALKS [SUFFIX]]\n");
 		return 2;
 	}
 	bench_fd = open(BENCH_PATH, O_RDWR);
@@ -250,6 +261,11 @@ int main(int argc, char **argv)
 	snprintf(cold, sizeof(cold), "cold %s", walks);
 	snprintf(warm, sizeof(warm), "warm %s", walks);
 	snprintf(discover, sizeof(discover), "discover %s", walks);
+	snprintf(known, sizeof(known), "known %s", walks);
+	if (argc > 3) {
+		snprintf(suffix, sizeof(suffix), "-%s", argv[3]);
+		mode_suffix = suffix;
+	}
 
 	if (!strcmp(argv[1], "uaccess"))
 		return run_uaccess(walks) ? 1 : 0;
@@ -271,8 +287,8 @@ int main(int argc, char **argv)
 	/* The tables found anew at every walk, then known, then cached. */
 	if (!strcmp(argv[1], "libc")) {
 		via_libc = true;
-		if (run("libc-discover", discover) || run("libc-cold", cold) ||
-		    run("libc-warm", warm))
+		if (run("libc-discover", discover) || run("libc-known", known) ||
+		    run("libc-cold", cold) || run("libc-warm", warm))
 			return 1;
 		return 0;
 	}
@@ -281,7 +297,8 @@ int main(int argc, char **argv)
 	bench_len = strlen(bench_cmd);
 	libc_pending = false;
 	chain_root(f0);
-	if (run("cfi-cold", cold) || run("cfi-warm", warm))
+	if (run("cfi-cold", cold) || run("cfi-known", known) ||
+	    run("cfi-warm", warm))
 		return 1;
 	return 0;
 }

@@ -152,6 +152,40 @@ int eh_frame_find_fde(const struct eh_frame_section *sec,
 	return ret;
 }
 
+int eh_frame_find_fde_fresh(const struct eh_frame_section *sec,
+			    struct eh_frame_index *index, unsigned long pc,
+			    struct eh_frame_fde *fde)
+{
+	return eh_frame_find_fde(sec, index, pc, fde);
+}
+
+/*
+ * shared.c's stand-ins: the tables the tests declare are none of a file's,
+ * whose frames processes share.
+ */
+bool unwind_user_shared_lookup(u64 tag, unsigned long base, unsigned long pc,
+			       unsigned int ws, struct unwind_user_frame *frame,
+			       unsigned int *cost)
+{
+	return false;
+}
+
+bool unwind_user_shared_begin(struct mm_struct *mm, unsigned int *seq)
+{
+	return false;
+}
+
+bool unwind_user_shared_insert(struct mm_struct *mm,
+			       const struct unwind_user_share *s,
+			       const struct eh_frame_section *sec,
+			       unsigned int seq, unsigned long pc,
+			       unsigned int ws,
+			       const struct unwind_user_frame *frame,
+			       unsigned int cost, bool *header_checked)
+{
+	return false;
+}
+
 /* Without budget left, cfi.c's runs no instruction of the CIE: it fails. */
 int cfi_find_row(const struct eh_frame_section *sec,
 		 const struct eh_frame_regs *regs,
@@ -458,7 +492,7 @@ int reg_lookup(struct mm_struct *mm, unsigned long pc)
 	int ret;
 
 	current->mm = mm;
-	ret = unwind_user_registry_find_frame(pc, sizeof(long), 0, &budget,
+	ret = unwind_user_registry_find_frame(pc, sizeof(long), 0, &budget, NULL,
 					      &frame);
 	/* From the table or from the cache: which registration said it. */
 	if (!ret)
@@ -479,7 +513,8 @@ unsigned int reg_walk(struct mm_struct *mm, const unsigned long *pcs, int nr,
 	current->mm = mm;
 	for (i = 0; i < nr; i++)
 		rets[i] = unwind_user_registry_find_frame(pcs[i], sizeof(long),
-							  0, &budget, &frame);
+							  0, &budget, NULL,
+							  &frame);
 	return budget;
 }
 

@@ -10,6 +10,7 @@
 
 typedef unsigned int gfp_t;
 
+#define GFP_KERNEL		0U
 #define GFP_KERNEL_ACCOUNT	1U
 
 /* Set by a test: the next allocations fail while it is not 0. */
@@ -39,6 +40,8 @@ static inline void kfree(const void *p)
 }
 
 #define kvzalloc_obj(obj, gfp)	kvzalloc(sizeof(obj), gfp)
+#define kvzalloc_flex(obj, fam, n, gfp)				\
+	kvzalloc(sizeof(obj) + sizeof((obj).fam[0]) * (n), gfp)
 
 static inline void kvfree(const void *p)
 {

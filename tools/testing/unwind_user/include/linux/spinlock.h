@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* User space stand-in for <linux/spinlock.h>: the trylock the cache takes. */
+/* User space stand-in for <linux/spinlock.h>: the locks the cache takes. */
 #ifndef _UNWIND_TEST_LINUX_SPINLOCK_H
 #define _UNWIND_TEST_LINUX_SPINLOCK_H
 
@@ -19,6 +19,12 @@ static inline bool spin_trylock(spinlock_t *lock)
 {
 	return !atomic_exchange_explicit(&lock->locked, true,
 					 memory_order_acquire);
+}
+
+static inline void spin_lock(spinlock_t *lock)
+{
+	while (!spin_trylock(lock))
+		;
 }
 
 static inline void spin_unlock(spinlock_t *lock)

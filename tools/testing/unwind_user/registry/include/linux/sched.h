@@ -19,4 +19,8 @@ static inline int task_pid_nr(struct task_struct *tsk)
 	return tsk->pid;
 }
 
+static inline void cond_resched(void)
+{
+}
+
 #endif

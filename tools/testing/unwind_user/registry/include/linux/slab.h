@@ -22,6 +22,8 @@ void test_kfree_rcu(void *p, size_t rcu_offset);
 #define kfree(p)			test_kfree(p)
 /* The frame cache: counted, and failed on demand (shim.c). */
 #define kvzalloc_obj(obj, gfp)		test_kvzalloc(sizeof(obj), gfp)
+#define kvzalloc_flex(obj, fam, n, gfp)				\
+	test_kvzalloc(sizeof(obj) + sizeof((obj).fam[0]) * (n), gfp)
 #define kvfree(p)			free(p)
 #define kfree_rcu(p, field)					\
 	test_kfree_rcu(p, offsetof(typeof(*(p)), field))
