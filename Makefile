@@ -9,7 +9,7 @@ H := harness
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
 	sparse harness-selftest patches-import patches-export series series-check \
 	clean help \
-	unit fuzz fuzz-pe bench bench-register bench-kernel bench-mm bench-e2e audit realbin \
+	unit fuzz fuzz-pe bench bench-register bench-kernel bench-mm bench-e2e bench-share audit realbin \
 	check-debug \
 	registry-old wine wine-loader demo-wine glibc
 
@@ -125,6 +125,13 @@ bench-register: kernel perf selftests
 # no-FP build + CFI walk, cache cold and warm (BENCH_ARGS: walks per run).
 bench-kernel: kernel perf selftests
 	@$(H)/vm.sh -t 600 $(CURDIR)/$(H)/bench-kernel-guest.sh $(BENCH_ARGS)
+
+# Frames shared between processes (kernel.unwind_tables_share off, then on):
+# perf record -a over loops of short-lived processes (e2e_workload, gcc),
+# then the memory of 100 python3 processes profiled at once (BENCH_ARGS:
+# processes per loop, e2e_workload rounds, python3 processes).
+bench-share: kernel perf selftests
+	@$(H)/vm.sh -t 2400 $(CURDIR)/$(H)/bench-share-guest.sh $(BENCH_ARGS)
 
 # fork()+exit and mmap()+munmap() on Linux 7.2 with and without the series.
 bench-mm: kernel perf selftests

@@ -4,9 +4,12 @@
 # Runs in the guest (make bench-kernel): the kernel's own user stack walk,
 # timed by /sys/kernel/debug/unwind_user/bench (CONFIG_UNWIND_USER_BENCH)
 # through tools/testing/selftests/unwind_user/walk_bench.c: a frame-pointer
-# walk of the frame-pointer build, and a CFI walk, cold and warm, of the
-# build without frame pointers, 32 functions deep, in the same boot; three
-# rounds, alternating, then the medians and their ratios to the FP walk.
+# walk of the frame-pointer build, and a CFI walk of the build without frame
+# pointers, 32 functions deep, in the same boot: cold, as the first walk of
+# a new process whose files another process's walks went through ("known"),
+# and warm; each with the decoded frames of file tables kept per process
+# (kernel.unwind_tables_share=0) and shared.  Three rounds, alternating,
+# then the medians and their ratios to the FP walk.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -14,12 +17,20 @@ bin=$SELFTESTS_OUT/install/unwind_user
 walks=${1:-20000}
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 echo "kernel: $(uname -r), $(nproc) CPUs, $walks walks per run"
+share=/proc/sys/kernel/unwind_tables_share
 out=$(mktemp)
 for run in 1 2 3; do
 	"$bin/walk_bench-fp" fp "$walks" | tee -a "$out"
-	"$bin/walk_bench" cfi "$walks" | tee -a "$out"
-	# Finding the tables anew costs far more: fewer walks.
-	"$bin/walk_bench" libc "$((walks / 10))" | tee -a "$out"
+	# The same walks with the frames of file tables kept per process
+	# (kernel.unwind_tables_share=0: as before they were shared), then
+	# shared.
+	for s in 0 1; do
+		echo "$s" > "$share"
+		sfx=$([ "$s" = 0 ] && echo own || echo shared)
+		"$bin/walk_bench" cfi "$walks" "$sfx" | tee -a "$out"
+		# Finding the tables anew costs far more: fewer walks.
+		"$bin/walk_bench" libc "$((walks / 10))" "$sfx" | tee -a "$out"
+	done
 	"$bin/walk_bench" uaccess "$walks" | tee -a "$out"
 done
 awk '
@@ -52,18 +63,32 @@ function median(m,   a, i, k, t) {
 		if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 	return a[int((k + 1) / 2)]
 }
+function row(label, m) {
+	printf "%-40s %9.1f %6.1fx %9.1f %6.1fx\n", label,
+	       median(m "-own"), median(m "-own") / fp,
+	       median(m "-shared"), median(m "-shared") / fp
+}
+function wrow(label, m) {
+	printf "%-40s %9.0f %6.1fx %9.0f %6.1fx\n", label,
+	       wmedian(m "-own"), wmedian(m "-own") / lw,
+	       wmedian(m "-shared"), wmedian(m "-shared") / lw
+}
 END {
 	fp = median("fp")
-	printf "\n%-34s %10s %8s\n", "walk (33-34 frames)", "ns/frame", "vs fp"
-	printf "%-34s %10.1f %7.1fx\n", "frame pointers (fp build)", fp, 1
-	printf "%-34s %10.1f %7.1fx\n", "CFI, cache cold (no-fp build)", median("cfi-cold"), median("cfi-cold") / fp
-	printf "%-34s %10.1f %7.1fx\n", "CFI, cache warm (no-fp build)", median("cfi-warm"), median("cfi-warm") / fp
-	if (n["libc-warm"]) {
-		lw = wmedian("libc-warm")
-		printf "\n%-34s %10s %8s\n", "walk through libc (qsort)", "ns/walk", "vs warm"
-		printf "%-34s %10.0f %7.1fx\n", "tables found at this walk", wmedian("libc-discover"), wmedian("libc-discover") / lw
-		printf "%-34s %10.0f %7.1fx\n", "tables known, cache cold", wmedian("libc-cold"), wmedian("libc-cold") / lw
-		printf "%-34s %10.0f %7.1fx\n", "tables known, cache warm", lw, 1
+	printf "\n%-40s %9s %7s %9s %7s\n", "walk (33-34 frames), ns/frame", "per mm", "vs fp",
+	       "shared", "vs fp"
+	printf "%-40s %9.1f %6.1fx\n", "frame pointers (fp build)", fp, 1
+	row("CFI, all caches cold (no-fp build)", "cfi-cold")
+	row("CFI, new process of a known binary", "cfi-known")
+	row("CFI, cache warm", "cfi-warm")
+	if (n["libc-warm-own"]) {
+		lw = wmedian("libc-warm-own")
+		printf "\n%-40s %9s %7s %9s %7s\n", "walk through libc (qsort), ns/walk",
+		       "per mm", "vs warm", "shared", "vs warm"
+		wrow("first process: tables found, decoded", "libc-discover")
+		wrow("new process of known files", "libc-known")
+		wrow("tables known, caches cold", "libc-cold")
+		wrow("tables known, cache warm", "libc-warm")
 	}
 	if (nu) {
 		printf "\n%-34s %10s\n", "104 bytes of user memory", "ns"
@@ -88,12 +113,15 @@ if command -v perf >/dev/null; then
 		-o /tmp/py.data -- sleep 10 2>/dev/null &
 	rec=$!
 	echo
-	echo "python3 (pid $py) under perf record -p for 10 s: its frame cache, each second"
+	echo "python3 (pid $py) under perf record -p for 10 s: its own frame cache and the"
+	echo "shared one (all processes: nothing else runs), hits and misses so far, each second"
 	for t in 1 2 3 4 5 6 7 8 9 10; do
 		sleep 1
-		awk -v t="$t" '/^cache / { h = $6; m = $8
-			printf "  %2d s: %d hits, %d misses (%.1f%% hits)\n", t, h, m,
-			       h + m ? 100 * h / (h + m) : 0 }' "/proc/$py/unwind_tables"
+		{ cat "/proc/$py/unwind_tables"; sed 's/^/shared /' /sys/kernel/debug/unwind_user/shared; } |
+		awk -v t="$t" '/^cache / { h = $6; m = $8 }
+			/^shared hits/ { sh = $3 } /^shared misses/ { sm = $3 }
+			END { printf "  %2d s: own %d hits, %d misses; shared %d hits, %d misses (%.1f%% hits in all)\n",
+				     t, h, m, sh, sm, h + m + sh + sm ? 100 * (h + sh) / (h + m + sh + sm) : 0 }'
 	done
 	wait "$rec" || true
 	echo "python3 (pid $py): /proc/$py/unwind_tables after 10 s"
