@@ -227,30 +227,6 @@ static bool discover_transient(int err)
 }
 
 /*
- * Let @e share its decoded frames with the other processes that map the
- * same file, if its .eh_frame_hdr is mapped from that file: rows are kept
- * by the file and the header's offset in it.  shared.c checks the mapping
- * again before it keeps a row.  Under the mmap write lock.
- */
-static void discover_share(struct mm_struct *mm, const struct discover_map *m,
-			   struct unwind_user_entry *e)
-{
-	unsigned long base = unwind_user_entry_table_base(e);
-	struct unwind_user_share share = m->share;
-	struct vm_area_struct *vma;
-
-	if (!base || !m->file)
-		return;
-	vma = vma_lookup(mm, base);
-	if (!vma || !vma->vm_file ||
-	    file_inode(vma->vm_file) != file_inode(m->file))
-		return;
-	unwind_user_share_set(&share, base,
-			      vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT));
-	unwind_user_entry_share(e, &share);
-}
-
-/*
  * Put what was found (*@ep, which the tree takes: then NULL) in, or a
  * marker, if @m still describes the mapping at @pc.  Under the mmap write
  * lock: 0 when something now covers @pc.
@@ -270,7 +246,9 @@ static int discover_insert(struct mm_struct *mm, unsigned long pc,
 		goto out;
 	}
 	if (*ep) {
-		discover_share(mm, m, *ep);
+		/* Not the vDSO's: its image is no file. */
+		if (m->file)
+			unwind_user_entry_share(mm, *ep, m->file, &m->share);
 		ret = unwind_user_add_entry_locked(mm, *ep);
 		if (!ret) {
 			*ep = NULL;

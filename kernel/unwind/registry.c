@@ -45,6 +45,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/kmod.h>
 #include <linux/maple_tree.h>
@@ -567,22 +568,41 @@ void unwind_user_entry_discard(struct unwind_user_entry *e)
 	kfree(e);
 }
 
-/*
- * The address of @e's .eh_frame_hdr, for a table the kernel found in a
- * file: 0 for a table without one, whose frames are not shared.
+/**
+ * unwind_user_entry_share - let @e share its decoded frames (shared.c)
+ * @mm:		the mm, its mmap lock held for writing
+ * @e:		an .eh_frame entry, not in a tree yet
+ * @file:	the file @e's table must be mapped from, or NULL: any file
+ * @id:		that file, as unwind_user_share_id() saw it before the table
+ *		was read; NULL: the file mapped at the header, as it is now
+ *
+ * Only a table whose .eh_frame_hdr is mapped from a file shares its frames:
+ * not one in anonymous memory (JIT code, an image a loader copied).
+ * shared.c checks again, before it keeps a frame, that it was decoded from
+ * the file's own bytes.
  */
-unsigned long unwind_user_entry_table_base(const struct unwind_user_entry *e)
+void unwind_user_entry_share(struct mm_struct *mm, struct unwind_user_entry *e,
+			     const struct file *file,
+			     const struct unwind_user_share *id)
 {
-	if (e->table.origin != UNWIND_USER_ORIGIN_FILE)
-		return 0;
-	return e->table.eh_frame.hdr_start;
-}
+	const struct eh_frame_section *sec = &e->table.eh_frame;
+	struct unwind_user_share share;
+	struct vm_area_struct *vma;
 
-/* Let @e, not in a tree yet, share its frames as @s says (shared.c). */
-void unwind_user_entry_share(struct unwind_user_entry *e,
-			     const struct unwind_user_share *s)
-{
-	e->table.share = *s;
+	mmap_assert_write_locked(mm);
+	if (e->table.fmt || !sec->hdr_start)
+		return;
+	vma = vma_lookup(mm, sec->hdr_start);
+	if (!vma || !vma->vm_file ||
+	    (file && file_inode(vma->vm_file) != file_inode(file)))
+		return;
+	if (id)
+		share = *id;
+	else
+		unwind_user_share_id(&share, vma->vm_file);
+	unwind_user_share_set(&share, sec,
+			      vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT));
+	e->table.share = share;
 }
 
 /**
@@ -649,6 +669,7 @@ int unwind_user_add_eh_frame(struct mm_struct *mm,
 		kfree(e);
 		return -EINTR;
 	}
+	unwind_user_entry_share(mm, e, NULL, NULL);
 	ret = registry_add_locked(mm, e);
 	mmap_write_unlock(mm);
 	if (ret)

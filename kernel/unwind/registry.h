@@ -10,6 +10,7 @@
 #include <linux/types.h>
 
 struct dentry;
+struct file;
 struct mm_struct;
 struct unwind_user_eh_frame;
 struct unwind_user_entry;
@@ -26,9 +27,9 @@ struct unwind_user_entry *
 unwind_user_entry_create(const struct unwind_user_eh_frame *desc,
 			 const void *hdr_data, enum unwind_user_origin origin);
 void unwind_user_entry_discard(struct unwind_user_entry *e);
-unsigned long unwind_user_entry_table_base(const struct unwind_user_entry *e);
-void unwind_user_entry_share(struct unwind_user_entry *e,
-			     const struct unwind_user_share *s);
+void unwind_user_entry_share(struct mm_struct *mm, struct unwind_user_entry *e,
+			     const struct file *file,
+			     const struct unwind_user_share *id);
 int unwind_user_add_entry_locked(struct mm_struct *mm,
 				 struct unwind_user_entry *e);
 int unwind_user_add_none_locked(struct mm_struct *mm, unsigned long pc,

@@ -9,17 +9,19 @@
  * the table and the pc's distance from it: the rules are relative to
  * registers, and a load bias is a multiple of the page size (the one
  * reading of the pc that CFI expressions make, in PLT entries, is of its
- * offset in a 16-byte entry).  So the frames of a table the kernel found in
- * a file (discover.c) are also kept here, in one cache of fixed size,
- * keyed by the pc's offset from the table and a tag that names the file's
- * contents: a keyed hash (siphash, a key drawn at boot) of its device,
- * inode number and generation, its ctime when its headers were read, and
- * the table's file offset.  A file written since gets another tag, and
- * fresh decodes.  Rows are values: nothing holds a file or an mm, nothing
- * needs freeing when the last user goes, and the memory is bounded by the
- * size, UNWIND_USER_SHARED_BITS (8192 rows of 56 bytes, some 460 KiB on
- * 64-bit), allocated at the first row and never charged to one process's
- * memory cgroup.
+ * offset in a 16-byte entry).  So the frames of a table mapped from a
+ * file, found there by the kernel (discover.c) or registered by the
+ * loader, are also kept here, in one cache of fixed size, keyed by the
+ * pc's offset from the table and a tag that names the file's contents and
+ * the table: a keyed hash (siphash, a key drawn at boot) of its device,
+ * inode number and generation, its ctime when its headers were read (or
+ * the registration went in), the table's file offset and its bounds.  A
+ * file written since gets another tag, and fresh decodes.  Rows are
+ * values: nothing holds a file or an mm, nothing needs freeing when the
+ * last user goes, and the memory is bounded by the size,
+ * UNWIND_USER_SHARED_BITS (8192 rows of 56 bytes, some 460 KiB on 64-bit),
+ * allocated at the first row and never charged to one process's memory
+ * cgroup.
  *
  * The bytes are read through the mm that looks them up, which may have
  * written its own copy of them.  A row is shared only when what it was
@@ -37,9 +39,9 @@
  *    written copy.  The index may steer the search wrong only into a miss:
  *    the FDE found must cover the pc, and it is read from the file's bytes.
  * Anything else (a written page, a lock that could not be taken without
- * waiting) keeps the row in the mm's own cache, as before.  Tables that
- * user space registers, or that the kernel read from anonymous memory,
- * are never shared.
+ * waiting) keeps the row in the mm's own cache, as before.  Tables in
+ * anonymous memory (JIT code, images a loader copied) and the vDSO's are
+ * never shared.
  *
  * A lookup here is a few loads under RCU and the cache's sequence counts:
  * no reference on the entry, no lock.  A walk notes the table of its last
@@ -116,18 +118,30 @@ void unwind_user_share_id(struct unwind_user_share *s, const struct file *file)
 /**
  * unwind_user_share_set - name the table of a file that @s identifies
  * @s:		from unwind_user_share_id()
- * @base:	the address of the table (its .eh_frame_hdr)
+ * @sec:	the table, at its address (rows are kept by pc - hdr_start)
  * @delta:	its address minus its file offset
+ *
+ * The tag holds the table's bounds too, relative to its header: a lookup
+ * reads only the file's bytes within them, so two entries with one tag
+ * decode the same frame for a pc, whoever set their bounds.
  */
-void unwind_user_share_set(struct unwind_user_share *s, unsigned long base,
+void unwind_user_share_set(struct unwind_user_share *s,
+			   const struct eh_frame_section *sec,
 			   unsigned long delta)
 {
-	u64 id[5] = {
+	unsigned long base = sec->hdr_start;
+	u64 id[11] = {
 		s->ino,
 		(u64)s->dev << 32 | s->generation,
 		s->ctime_sec,
 		s->ctime_nsec,
 		base - delta,
+		sec->hdr_end - base,
+		sec->text_start - base,
+		sec->text_end - base,
+		sec->eh_frame_start - base,
+		sec->eh_frame_end - base,
+		sec->ptr_size,
 	};
 
 	s->base = base;

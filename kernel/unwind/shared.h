@@ -16,7 +16,7 @@ struct unwind_user_frame;
 /* Rows of the shared cache, a power of two: see shared.c. */
 #define UNWIND_USER_SHARED_BITS	13
 
-/* What an entry found in a file keeps to share the frames of its table. */
+/* What an entry of a file's table keeps to share its decoded frames. */
 struct unwind_user_share {
 	/* Names the file's contents and the table in it; 0: not shared */
 	u64			tag;
@@ -24,7 +24,7 @@ struct unwind_user_share {
 	unsigned long		base;
 	/* Address - file offset, all over the table */
 	unsigned long		delta;
-	/* The file, as it was before its headers were read */
+	/* The file, as it was before its table was read */
 	u64			ino;
 	s64			ctime_sec;
 	u32			ctime_nsec;
@@ -34,7 +34,8 @@ struct unwind_user_share {
 
 void unwind_user_share_id(struct unwind_user_share *s,
 			  const struct file *file);
-void unwind_user_share_set(struct unwind_user_share *s, unsigned long base,
+void unwind_user_share_set(struct unwind_user_share *s,
+			   const struct eh_frame_section *sec,
 			   unsigned long delta);
 bool unwind_user_shared_enabled(void);
 bool unwind_user_shared_lookup(u64 tag, unsigned long base, unsigned long pc,

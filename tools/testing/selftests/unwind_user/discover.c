@@ -23,6 +23,10 @@
  *     process decoded gets them from the cache processes share (the hits of
  *     debugfs unwind_user/shared), and whole chains; with
  *     kernel.unwind_tables_share=0, none of it, and still whole chains;
+ *   - shared_registered: the same with discovery off and the program and
+ *     libc registered by the process (PR_REGISTER_EH_FRAME), as a loader
+ *     registers what it maps: a registered table mapped from a file shares
+ *     its frames like a discovered one;
  *   - shared_not_from_written_copy: a process that wrote its own copy of its
  *     .eh_frame (its chains are wrong) shares none of what it decoded: the
  *     next process of the same file gets whole chains;
@@ -852,16 +856,20 @@ static int shared_setup(struct __test_metadata *_metadata, const char *prog, int
 	return copy_prog(_metadata, prog, dir, dir_size, path, size);
 }
 
-/* Run @argv until MIN_LEAF samples in cmp: their tally, and the shared counters' change. */
+/*
+ * Run @argv until MIN_LEAF samples in cmp: their tally, and the shared
+ * counters' change.  @shared (16 bytes): the origin of the program's entry
+ * if it shares its frames, else "".
+ */
 static struct tally run_qsort(struct __test_metadata *_metadata, char *argv[],
-			      bool expect_good, struct shared_stats *delta, bool *shared)
+			      bool expect_good, struct shared_stats *delta, char *shared)
 {
 	char **argvs[] = { argv };
 	struct shared_stats before, after;
 	struct tally t = { 0, 0 };
 	unsigned int runs = 0;
 
-	*shared = false;
+	shared[0] = '\0';
 	memset(delta, 0, sizeof(*delta));
 	if (read_shared(&before))
 		return t;
@@ -881,12 +889,13 @@ static struct tally run_qsort(struct __test_metadata *_metadata, char *argv[],
 			for (const char *p = tables_of(&r->wl[0]); p && *p;
 			     p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 				unsigned long long s, e;
+				char origin[16];
 
 				snprintf(line, sizeof(line), "%.*s", (int)strcspn(p, "\n"), p);
-				if (sscanf(line, "%llx-%llx", &s, &e) == 2 &&
+				if (sscanf(line, "%llx-%llx %15s", &s, &e, origin) == 3 &&
 				    s < m->start + m->len && m->start < e &&
 				    strstr(line, " shared"))
-					*shared = true;
+					snprintf(shared, 16, "%s", origin);
 			}
 		}
 		run_free(r);
@@ -911,20 +920,20 @@ TEST_F(disc, shared_next_process)
 	char path[PATH_MAX], *argv[] = { path, "qsort", SPIN_MS, NULL };
 	struct shared_stats d1, d2, d3;
 	struct tally t1, t2, t3;
-	bool s1, s2, s3;
+	char s1[16], s2[16], s3[16];
 
 	ASSERT_EQ(0, shared_setup(_metadata, self->prog, &self->share, self->dir,
 				  sizeof(self->dir), path, sizeof(path)));
 
-	t1 = run_qsort(_metadata, argv, true, &d1, &s1);
-	t2 = run_qsort(_metadata, argv, true, &d2, &s2);
+	t1 = run_qsort(_metadata, argv, true, &d1, s1);
+	t2 = run_qsort(_metadata, argv, true, &d2, s2);
 	ksft_print_msg("first process: %u samples in cmp, %u whole; %s %lld inserted\n",
 		       t1.leaf, t1.good, "shared:", d1.inserted);
 	ksft_print_msg("next process: %u samples in cmp, %u whole; %s %lld hits, %lld misses\n",
 		       t2.leaf, t2.good, "shared:", d2.hits, d2.misses);
 	EXPECT_LE(MIN_LEAF, t1.leaf);
 	EXPECT_EQ(t1.leaf, t1.good);
-	EXPECT_TRUE(s1) TH_LOG("the program's table is not shared");
+	EXPECT_STREQ("discovered", s1) TH_LOG("the program's table is not shared");
 	EXPECT_LT(0, d1.inserted);
 	EXPECT_LE(MIN_LEAF, t2.leaf);
 	EXPECT_EQ(t2.leaf, t2.good);
@@ -932,13 +941,46 @@ TEST_F(disc, shared_next_process)
 	EXPECT_LE((long long)t2.leaf, d2.hits);
 
 	ASSERT_EQ(0, write_sysctl(SHARE_SYSCTL, 0));
-	t3 = run_qsort(_metadata, argv, true, &d3, &s3);
+	t3 = run_qsort(_metadata, argv, true, &d3, s3);
 	ksft_print_msg("sharing off: %u samples in cmp, %u whole; %s %lld hits, %lld inserted\n",
 		       t3.leaf, t3.good, "shared:", d3.hits, d3.inserted);
 	EXPECT_LE(MIN_LEAF, t3.leaf);
 	EXPECT_EQ(t3.leaf, t3.good);
 	EXPECT_EQ(0, d3.hits);
 	EXPECT_EQ(0, d3.inserted);
+}
+
+/*
+ * The same, with discovery off and the tables of the program and libc
+ * registered by each process: their entries are prctl's, and share their
+ * frames as the kernel's do.
+ */
+TEST_F(disc, shared_registered)
+{
+	char path[PATH_MAX], *argv[] = { path, "qsort-register", SPIN_MS, NULL };
+	struct shared_stats d1, d2;
+	struct tally t1, t2;
+	char s1[16], s2[16];
+
+	ASSERT_EQ(0, shared_setup(_metadata, self->prog, &self->share, self->dir,
+				  sizeof(self->dir), path, sizeof(path)));
+	self->discover = 1;
+	ASSERT_EQ(0, write_sysctl(DISCOVER_SYSCTL, 0));
+
+	t1 = run_qsort(_metadata, argv, true, &d1, s1);
+	t2 = run_qsort(_metadata, argv, true, &d2, s2);
+	ksft_print_msg("registered, first: %u samples in cmp, %u whole; %s %lld inserted\n",
+		       t1.leaf, t1.good, "shared:", d1.inserted);
+	ksft_print_msg("registered, next: %u samples in cmp, %u whole; %s %lld %s\n",
+		       t2.leaf, t2.good, "shared:", d2.hits, "hits");
+	EXPECT_LE(MIN_LEAF, t1.leaf);
+	EXPECT_EQ(t1.leaf, t1.good);
+	EXPECT_STREQ("prctl", s1) TH_LOG("the program's registered table is not shared");
+	EXPECT_LT(0, d1.inserted);
+	EXPECT_LE(MIN_LEAF, t2.leaf);
+	EXPECT_EQ(t2.leaf, t2.good);
+	EXPECT_STREQ("prctl", s2);
+	EXPECT_LE((long long)t2.leaf, d2.hits);
 }
 
 /*
@@ -953,13 +995,13 @@ TEST_F(disc, shared_not_from_written_copy)
 	     *good[] = { path, "qsort", SPIN_MS, NULL };
 	struct shared_stats d1, d2;
 	struct tally t1, t2;
-	bool s1, s2;
+	char s1[16], s2[16];
 
 	ASSERT_EQ(0, shared_setup(_metadata, self->prog, &self->share, self->dir,
 				  sizeof(self->dir), path, sizeof(path)));
 
-	t1 = run_qsort(_metadata, bad, false, &d1, &s1);
-	t2 = run_qsort(_metadata, good, true, &d2, &s2);
+	t1 = run_qsort(_metadata, bad, false, &d1, s1);
+	t2 = run_qsort(_metadata, good, true, &d2, s2);
 	ksft_print_msg("written copy: %u samples in cmp, %u whole; %s %lld refused\n",
 		       t1.leaf, t1.good, "shared:", d1.refused);
 	ksft_print_msg("next process: %u samples in cmp, %u whole; %s %lld hits, %lld inserted\n",

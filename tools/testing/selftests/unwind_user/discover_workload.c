@@ -2,7 +2,8 @@
 /*
  * The programs of discover.c, which the kernel must unwind with the tables
  * it finds by itself: built without frame pointers, started without any
- * LD_AUDIT helper, registering nothing.  Exports cb_spin (-rdynamic), which
+ * LD_AUDIT helper, registering nothing (but in qsort-register mode).
+ * Exports cb_spin (-rdynamic), which
  * libunwind_cb.so and libunwind_cb2.so call back.
  *
  * The attached modes print "ready" on stdout once set up, wait for a byte on
@@ -16,6 +17,9 @@
  *	the same, after writing this process's own copy of its .eh_frame:
  *	every CIE's data alignment factor of -8 becomes -16, so that the
  *	return address is looked for at twice its offset (see scribble()).
+ *   discover_workload qsort-register MS
+ *	the same as qsort, the program and libc registered first with
+ *	PR_REGISTER_EH_FRAME, as a loader registers what it maps.
  *   discover_workload dlopen MS LIB1 LIB2
  *	main -> call_lib: dlopen(LIB1) (after the attach), lib_a -> lib_b ->
  *	cb_spin, MS ms; dlclose; the same with LIB2 (lib2_y -> lib2_x ->
@@ -49,6 +53,7 @@
 #include <unistd.h>
 
 #include "lib_cb.h"
+#include "unwind_table.h"
 
 /* See workload.c: real, separate functions, no tail calls. */
 #define WORKLOAD_FN	__attribute__((noinline, noclone, used))
@@ -550,13 +555,31 @@ static void scribble(void)
 	}
 }
 
+/* The objects of the qsort path, registered as a loader would. */
+static void register_qsort_objects(void)
+{
+	static const char *const suffixes[] = { "", "/libc.so.6" };
+	struct ut_object obj;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		if (ut_find_object(suffixes[i], &obj) || ut_register_object(&obj)) {
+			fprintf(stderr, "cannot register %s\n",
+				suffixes[i][0] ? suffixes[i] : "the program");
+			exit(1);
+		}
+}
+
 int main(int argc, char **argv)
 {
-	if (argc == 3 && (!strcmp(argv[1], "qsort") || !strcmp(argv[1], "qsort-scribble"))) {
+	if (argc == 3 && (!strcmp(argv[1], "qsort") || !strcmp(argv[1], "qsort-scribble") ||
+			  !strcmp(argv[1], "qsort-register"))) {
 		unsigned long ms = strtoul(argv[2], NULL, 0);
 
 		if (!strcmp(argv[1], "qsort-scribble"))
 			scribble();
+		if (!strcmp(argv[1], "qsort-register"))
+			register_qsort_objects();
 		wait_go();
 		run(ms);
 		after_call();

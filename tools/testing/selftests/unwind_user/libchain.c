@@ -13,7 +13,9 @@
  *   - dlopen: main -> call_lib -> lib_a -> lib_b (libunwind_cb.so) -> cb_spin
  *     in the program; then dlclose and dlopen of libunwind_cb2.so, other code
  *     with other frame sizes mapped at the same address: its chains must be
- *     right, which they cannot be if the first library's table survived.
+ *     right, which they cannot be if the first library's table survived,
+ *     nor its frames in a cache (the one processes share, or with
+ *     kernel.unwind_tables_share=0 the process's own);
  *
  *   - unreadable: the same library, registered, with the memory of its
  *     table made unreadable: the walk must go on with frame pointers.
@@ -50,6 +52,7 @@
 #define SPIN_MS		"500"
 #define MIN_SAMPLES	30U
 #define SHARED_STATS	"/sys/kernel/debug/unwind_user/shared"
+#define SHARE_SYSCTL	"/proc/sys/kernel/unwind_tables_share"
 
 static void prog_path(char *buf, size_t size, const char *name)
 {
@@ -185,6 +188,31 @@ static bool sample_in(struct elf_dsos *ds, const struct chain_capture *cap,
  * The parent tears down (unlinks the dump, restores the sysctl), whatever
  * became of the test: what the child allocated goes with it.
  */
+/* kernel.unwind_tables_share: its value, or -1. */
+static int read_share(void)
+{
+	FILE *f = fopen(SHARE_SYSCTL, "re");
+	int val = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &val) != 1)
+			val = -1;
+		fclose(f);
+	}
+	return val;
+}
+
+static int write_share(int on)
+{
+	FILE *f = fopen(SHARE_SYSCTL, "we");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%d\n", on) > 0 ? 0 : -1;
+	return fclose(f) ? -1 : ret;
+}
+
 FIXTURE(dso) {
 	char prog[PATH_MAX], audit[PATH_MAX], lib1[PATH_MAX], lib2[PATH_MAX];
 	char dump[PATH_MAX];
@@ -193,12 +221,14 @@ FIXTURE(dso) {
 	char chain[2048];
 	bool discover_saved;	/* kernel.unwind_tables_discover was... */
 	int discover_old;
+	int share_old;		/* kernel.unwind_tables_share was, or -1 */
 };
 
 FIXTURE_SETUP(dso)
 {
 	int fd;
 
+	self->share_old = -1;
 	prog_path(self->prog, sizeof(self->prog), WORKLOAD_NAME);
 	prog_path(self->audit, sizeof(self->audit), AUDIT_NAME);
 	prog_path(self->lib1, sizeof(self->lib1), LIB1_NAME);
@@ -217,6 +247,8 @@ FIXTURE_TEARDOWN_PARENT(dso)
 	if (self->discover_saved && ut_write_discover(self->discover_old))
 		TH_LOG("cannot restore %s to %d", UNWIND_TABLES_DISCOVER_PATH,
 		       self->discover_old);
+	if (self->share_old >= 0 && write_share(self->share_old))
+		TH_LOG("cannot restore %s to %d", SHARE_SYSCTL, self->share_old);
 }
 
 /* kernel.unwind_tables_discover for the test: @on. */
@@ -230,6 +262,17 @@ static void discovery(struct __test_metadata *_metadata, struct _test_data_dso *
 		self->discover_saved = true;
 	}
 	ASSERT_EQ(0, ut_write_discover(on));
+}
+
+/* kernel.unwind_tables_share for the test: @on. */
+static void sharing(struct __test_metadata *_metadata, struct _test_data_dso *self, int on)
+{
+	int old = read_share();
+
+	ASSERT_LE(0, old) TH_LOG("cannot read %s", SHARE_SYSCTL);
+	if (self->share_old < 0)
+		self->share_old = old;
+	ASSERT_EQ(0, write_share(on));
 }
 
 /* Profile @argv with cpu-clock samples, under LD_AUDIT=@audit (NULL: none). */
@@ -434,6 +477,16 @@ static bool cache_stats(const char *tables, unsigned long *rows, unsigned long *
 			      rows, &bytes, hits, misses) == 4;
 }
 
+/* Does the line over @sec's library say its frames may be shared? */
+static bool lib_shares(const struct dump_section *sec)
+{
+	const char *line = ut_find_origin(sec->tables, NULL, sec->text_start, sec->text_end,
+					  NULL);
+	const char *shared = line ? strstr(line, " shared") : NULL;
+
+	return shared && shared < line + strcspn(line, "\n");
+}
+
 /*
  * The hits and misses of the cache that processes share (debugfs
  * unwind_user/shared), counted for all of them: false if it cannot be read.
@@ -464,10 +517,12 @@ static bool shared_stats(long long *hits, long long *misses)
  * library that was mapped when it was taken, and the tables must follow
  * the libraries: with @audit, its registrations; else what the kernel
  * finds, which it finds only when a walk needs it and drops with the
- * library's text.
+ * library's text.  @shared: the frames of the libraries' tables (mapped
+ * from their files) go to the cache that processes share, else to the
+ * process's own.
  */
 static void check_dlopen(struct __test_metadata *_metadata, struct _test_data_dso *self,
-			 const char *audit)
+			 const char *audit, bool shared)
 {
 	static const char * const path1[] = { "cb_spin", "lib_b", "lib_a", "call_lib", "main" };
 	static const char * const path2[] = { "cb_spin", "lib2_x", "lib2_y", "call_lib", "main" };
@@ -494,6 +549,11 @@ static void check_dlopen(struct __test_metadata *_metadata, struct _test_data_ds
 			TH_LOG("%s not registered after dlopen", LIB1_NAME);
 		EXPECT_TRUE(lib_listed(_metadata, &sec[2], "prctl"))
 			TH_LOG("%s not registered after dlopen", LIB2_NAME);
+		/* Tables mapped from their files, so whether or not sharing is on. */
+		EXPECT_TRUE(lib_shares(&sec[0]))
+			TH_LOG("%s's registration does not share its frames", LIB1_NAME);
+		EXPECT_TRUE(lib_shares(&sec[2]))
+			TH_LOG("%s's registration does not share its frames", LIB2_NAME);
 	} else {
 		/*
 		 * dlopen() runs the library's constructors, where a sample may
@@ -508,10 +568,10 @@ static void check_dlopen(struct __test_metadata *_metadata, struct _test_data_ds
 	/*
 	 * Sampled for 500 ms by then: the frames came from a cache, which
 	 * has one row per distinct pc (a few here), not one per sample: the
-	 * process's own for registered tables, the one processes share for
-	 * those the kernel found in the files (counted for the whole run).
+	 * one processes share (counted for the whole run), whoever made the
+	 * entries; with sharing off, the process's own.
 	 */
-	if (audit) {
+	if (!shared) {
 		ASSERT_TRUE(cache_stats(sec[1].tables, &rows, &hits, &misses))
 			TH_LOG("no cache line after %s's samples:\n%s", LIB1_NAME,
 			       sec[1].tables);
@@ -557,7 +617,15 @@ static void check_dlopen(struct __test_metadata *_metadata, struct _test_data_ds
 TEST_F(dso, dlopen)
 {
 	discovery(_metadata, self, 0);
-	check_dlopen(_metadata, self, self->audit);
+	check_dlopen(_metadata, self, self->audit, true);
+}
+
+/* The same, each process keeping the frames it decodes. */
+TEST_F(dso, dlopen_unshared)
+{
+	discovery(_metadata, self, 0);
+	sharing(_metadata, self, 0);
+	check_dlopen(_metadata, self, self->audit, false);
 }
 
 /*
@@ -605,7 +673,7 @@ TEST_F(dso, dlopen_no_audit)
 TEST_F(dso, dlopen_discover)
 {
 	discovery(_metadata, self, 1);
-	check_dlopen(_metadata, self, NULL);
+	check_dlopen(_metadata, self, NULL, true);
 }
 
 /*

@@ -163,6 +163,18 @@ int eh_frame_find_fde_fresh(const struct eh_frame_section *sec,
  * shared.c's stand-ins: the tables the tests declare are none of a file's,
  * whose frames processes share.
  */
+void unwind_user_share_id(struct unwind_user_share *s, const struct file *file)
+{
+	abort();
+}
+
+void unwind_user_share_set(struct unwind_user_share *s,
+			   const struct eh_frame_section *sec,
+			   unsigned long delta)
+{
+	abort();
+}
+
 bool unwind_user_shared_lookup(u64 tag, unsigned long base, unsigned long pc,
 			       unsigned int ws, struct unwind_user_frame *frame,
 			       unsigned int *cost)

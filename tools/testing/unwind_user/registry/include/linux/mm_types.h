@@ -24,6 +24,7 @@ struct vm_area_struct {
 	unsigned long	vm_start;
 	unsigned long	vm_end;
 	vm_flags_t	vm_flags;
+	unsigned long	vm_pgoff;
 	struct file	*vm_file;
 };
 
