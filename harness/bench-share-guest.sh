@@ -52,7 +52,9 @@ loop() {
 # Of the user chains of processes that lived < 100 ms (and of all the
 # loop's processes): how many reach the outermost frame of a process's
 # first thread: the program's _start, or ld.so's (_dl_start_user, as perf
-# names the return address in it) while it starts the program.
+# names the return address in it) while it starts the program.  A stripped
+# executable (Debian's as and gcc) has no symbol for its _start: there it
+# is the frame of the executable that called __libc_start_main.
 chains() {
 	perf script -i "$1" --show-task-events -F pid,time,ip,sym,dso 2>/dev/null | python3 -c '
 import re, sys
@@ -74,18 +76,30 @@ for block in text.split("\n\n"):
     for l in lines[1:]:
         f = l.split()
         if len(f) >= 3 and "kernel.kallsyms" not in f[-1]:
-            user.append(f[1])
+            user.append((f[1], f[-1]))
     if user:
         samples.append((pid, user))
 short = {p for p in born if p in died and died[p] - born[p] < 0.1}
 ours = {p for p in born if p in died}
 life = sorted(died[p] - born[p] for p in ours)
+def whole(u):
+    if u[-1][0] in ("_start", "_dl_start_user"):
+        return True
+    return (len(u) > 1 and u[-1][0] == "[unknown]" and "/libc.so" not in u[-1][1] and
+            u[-2][0].startswith("__libc_start_main"))
 def tally(pids):
     n = sum(1 for p, u in samples if p in pids)
-    good = sum(1 for p, u in samples if p in pids and u[-1] in ("_start", "_dl_start_user"))
+    good = sum(1 for p, u in samples if p in pids and whole(u))
     return "%d of %d (%.1f%%)" % (good, n, 100.0 * good / n if n else 0)
 print("%d processes (median life %.0f ms), %d under 100 ms; user chains reaching _start: under 100 ms %s, all %s" %
       (len(ours), 1e3 * life[len(life) // 2] if life else 0, len(short), tally(short), tally(ours)))
+ends = {}
+for p, u in samples:
+    if p in ours and not whole(u):
+        k = "%s (%s)" % (u[-1][0], u[-1][1].split("/")[-1].strip("()"))
+        ends[k] = ends.get(k, 0) + 1
+top = sorted(ends.items(), key=lambda x: -x[1])[:4]
+print("  not whole, by outermost frame: " + (", ".join("%d %s" % (n, k) for k, n in top) or "none"))
 '
 }
 
