@@ -910,35 +910,51 @@ static struct tally run_qsort(struct __test_metadata *_metadata, char *argv[],
 }
 
 /*
+ * Two processes of @argv, one after the other: the first one's entry for
+ * the program is @origin's and marked shared, and it shares frames it
+ * decoded; the second's chains are whole (cmp <libc> run main), and its
+ * walks find their frames in the shared cache.
+ */
+static void first_then_next(struct __test_metadata *_metadata, char *argv[],
+			    const char *origin)
+{
+	struct shared_stats d1, d2;
+	struct tally t1, t2;
+	char s1[16], s2[16];
+
+	t1 = run_qsort(_metadata, argv, true, &d1, s1);
+	t2 = run_qsort(_metadata, argv, true, &d2, s2);
+	ksft_print_msg("%s, first process: %u samples in cmp, %u whole; %s %lld inserted\n",
+		       origin, t1.leaf, t1.good, "shared:", d1.inserted);
+	ksft_print_msg("%s, next process: %u samples in cmp, %u whole; %s %lld hits, %lld %s\n",
+		       origin, t2.leaf, t2.good, "shared:", d2.hits, d2.misses, "misses");
+	EXPECT_LE(MIN_LEAF, t1.leaf);
+	EXPECT_EQ(t1.leaf, t1.good);
+	EXPECT_STREQ(origin, s1) TH_LOG("the program's table is not shared");
+	EXPECT_LT(0, d1.inserted);
+	EXPECT_LE(MIN_LEAF, t2.leaf);
+	EXPECT_EQ(t2.leaf, t2.good);
+	EXPECT_STREQ(origin, s2) TH_LOG("the program's table is not shared");
+	/* Every walk from cmp has its frames of cmp, run and main. */
+	EXPECT_LE((long long)t2.leaf, d2.hits);
+}
+
+/*
  * Two processes of a program nobody ran before, one after the other: the
  * second's walks find what the first one's decoded in the shared cache,
- * and its chains are whole (cmp <libc> run main).  Then the same with
+ * and its chains are whole.  Then the same with
  * kernel.unwind_tables_share=0: no hits, whole chains still.
  */
 TEST_F(disc, shared_next_process)
 {
 	char path[PATH_MAX], *argv[] = { path, "qsort", SPIN_MS, NULL };
-	struct shared_stats d1, d2, d3;
-	struct tally t1, t2, t3;
-	char s1[16], s2[16], s3[16];
+	struct shared_stats d3;
+	struct tally t3;
+	char s3[16];
 
 	ASSERT_EQ(0, shared_setup(_metadata, self->prog, &self->share, self->dir,
 				  sizeof(self->dir), path, sizeof(path)));
-
-	t1 = run_qsort(_metadata, argv, true, &d1, s1);
-	t2 = run_qsort(_metadata, argv, true, &d2, s2);
-	ksft_print_msg("first process: %u samples in cmp, %u whole; %s %lld inserted\n",
-		       t1.leaf, t1.good, "shared:", d1.inserted);
-	ksft_print_msg("next process: %u samples in cmp, %u whole; %s %lld hits, %lld misses\n",
-		       t2.leaf, t2.good, "shared:", d2.hits, d2.misses);
-	EXPECT_LE(MIN_LEAF, t1.leaf);
-	EXPECT_EQ(t1.leaf, t1.good);
-	EXPECT_STREQ("discovered", s1) TH_LOG("the program's table is not shared");
-	EXPECT_LT(0, d1.inserted);
-	EXPECT_LE(MIN_LEAF, t2.leaf);
-	EXPECT_EQ(t2.leaf, t2.good);
-	/* Every walk from cmp has its frames of cmp, run and main. */
-	EXPECT_LE((long long)t2.leaf, d2.hits);
+	first_then_next(_metadata, argv, "discovered");
 
 	ASSERT_EQ(0, write_sysctl(SHARE_SYSCTL, 0));
 	t3 = run_qsort(_metadata, argv, true, &d3, s3);
@@ -958,29 +974,12 @@ TEST_F(disc, shared_next_process)
 TEST_F(disc, shared_registered)
 {
 	char path[PATH_MAX], *argv[] = { path, "qsort-register", SPIN_MS, NULL };
-	struct shared_stats d1, d2;
-	struct tally t1, t2;
-	char s1[16], s2[16];
 
 	ASSERT_EQ(0, shared_setup(_metadata, self->prog, &self->share, self->dir,
 				  sizeof(self->dir), path, sizeof(path)));
 	self->discover = 1;
 	ASSERT_EQ(0, write_sysctl(DISCOVER_SYSCTL, 0));
-
-	t1 = run_qsort(_metadata, argv, true, &d1, s1);
-	t2 = run_qsort(_metadata, argv, true, &d2, s2);
-	ksft_print_msg("registered, first: %u samples in cmp, %u whole; %s %lld inserted\n",
-		       t1.leaf, t1.good, "shared:", d1.inserted);
-	ksft_print_msg("registered, next: %u samples in cmp, %u whole; %s %lld %s\n",
-		       t2.leaf, t2.good, "shared:", d2.hits, "hits");
-	EXPECT_LE(MIN_LEAF, t1.leaf);
-	EXPECT_EQ(t1.leaf, t1.good);
-	EXPECT_STREQ("prctl", s1) TH_LOG("the program's registered table is not shared");
-	EXPECT_LT(0, d1.inserted);
-	EXPECT_LE(MIN_LEAF, t2.leaf);
-	EXPECT_EQ(t2.leaf, t2.good);
-	EXPECT_STREQ("prctl", s2);
-	EXPECT_LE((long long)t2.leaf, d2.hits);
+	first_then_next(_metadata, argv, "prctl");
 }
 
 /*

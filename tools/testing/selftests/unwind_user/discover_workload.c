@@ -3,8 +3,8 @@
  * The programs of discover.c, which the kernel must unwind with the tables
  * it finds by itself: built without frame pointers, started without any
  * LD_AUDIT helper, registering nothing (but in qsort-register mode).
- * Exports cb_spin (-rdynamic), which
- * libunwind_cb.so and libunwind_cb2.so call back.
+ * Exports cb_spin (-rdynamic), which libunwind_cb.so and libunwind_cb2.so
+ * call back.
  *
  * The attached modes print "ready" on stdout once set up, wait for a byte on
  * stdin (the test attaches its events in between), spin MS ms of CPU time,

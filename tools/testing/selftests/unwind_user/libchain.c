@@ -52,7 +52,6 @@
 #define SPIN_MS		"500"
 #define MIN_SAMPLES	30U
 #define SHARED_STATS	"/sys/kernel/debug/unwind_user/shared"
-#define SHARE_SYSCTL	"/proc/sys/kernel/unwind_tables_share"
 
 static void prog_path(char *buf, size_t size, const char *name)
 {
@@ -188,31 +187,6 @@ static bool sample_in(struct elf_dsos *ds, const struct chain_capture *cap,
  * The parent tears down (unlinks the dump, restores the sysctl), whatever
  * became of the test: what the child allocated goes with it.
  */
-/* kernel.unwind_tables_share: its value, or -1. */
-static int read_share(void)
-{
-	FILE *f = fopen(SHARE_SYSCTL, "re");
-	int val = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &val) != 1)
-			val = -1;
-		fclose(f);
-	}
-	return val;
-}
-
-static int write_share(int on)
-{
-	FILE *f = fopen(SHARE_SYSCTL, "we");
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = fprintf(f, "%d\n", on) > 0 ? 0 : -1;
-	return fclose(f) ? -1 : ret;
-}
-
 FIXTURE(dso) {
 	char prog[PATH_MAX], audit[PATH_MAX], lib1[PATH_MAX], lib2[PATH_MAX];
 	char dump[PATH_MAX];
@@ -247,8 +221,8 @@ FIXTURE_TEARDOWN_PARENT(dso)
 	if (self->discover_saved && ut_write_discover(self->discover_old))
 		TH_LOG("cannot restore %s to %d", UNWIND_TABLES_DISCOVER_PATH,
 		       self->discover_old);
-	if (self->share_old >= 0 && write_share(self->share_old))
-		TH_LOG("cannot restore %s to %d", SHARE_SYSCTL, self->share_old);
+	if (self->share_old >= 0 && ut_write_share(self->share_old))
+		TH_LOG("cannot restore %s to %d", UNWIND_TABLES_SHARE_PATH, self->share_old);
 }
 
 /* kernel.unwind_tables_discover for the test: @on. */
@@ -267,12 +241,12 @@ static void discovery(struct __test_metadata *_metadata, struct _test_data_dso *
 /* kernel.unwind_tables_share for the test: @on. */
 static void sharing(struct __test_metadata *_metadata, struct _test_data_dso *self, int on)
 {
-	int old = read_share();
+	int old = ut_read_share();
 
-	ASSERT_LE(0, old) TH_LOG("cannot read %s", SHARE_SYSCTL);
+	ASSERT_LE(0, old) TH_LOG("cannot read %s", UNWIND_TABLES_SHARE_PATH);
 	if (self->share_old < 0)
 		self->share_old = old;
-	ASSERT_EQ(0, write_share(on));
+	ASSERT_EQ(0, ut_write_share(on));
 }
 
 /* Profile @argv with cpu-clock samples, under LD_AUDIT=@audit (NULL: none). */

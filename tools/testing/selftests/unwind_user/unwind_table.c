@@ -331,6 +331,16 @@ int ut_write_discover(int on)
 	return write_sysctl(UNWIND_TABLES_DISCOVER_PATH, on);
 }
 
+int ut_read_share(void)
+{
+	return read_sysctl(UNWIND_TABLES_SHARE_PATH);
+}
+
+int ut_write_share(int on)
+{
+	return write_sysctl(UNWIND_TABLES_SHARE_PATH, on);
+}
+
 int ut_sample_task(pid_t pid, uint64_t period_ns)
 {
 	struct perf_event_attr attr = {

@@ -46,6 +46,7 @@ struct prctl_eh_frame {
 #define UNWIND_TABLES_PATH	"/proc/self/unwind_tables"
 #define UNWIND_TABLES_MAX_PATH	"/proc/sys/kernel/unwind_tables_max"
 #define UNWIND_TABLES_DISCOVER_PATH	"/proc/sys/kernel/unwind_tables_discover"
+#define UNWIND_TABLES_SHARE_PATH	"/proc/sys/kernel/unwind_tables_share"
 
 /* .eh_frame_hdr pointer encodings (DW_EH_PE_*) */
 #define EH_PE_absptr	0x00
@@ -151,6 +152,13 @@ int ut_write_max(long max);
  */
 int ut_read_discover(void);
 int ut_write_discover(int on);
+
+/*
+ * The sysctl kernel.unwind_tables_share (1: the frames of tables mapped
+ * from files go to the cache processes share): the value, or -1.
+ */
+int ut_read_share(void);
+int ut_write_share(int on);
 
 /*
  * A task-clock event sampling the task @pid (0: the caller) every
