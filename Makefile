@@ -11,7 +11,7 @@ H := harness
 	clean help \
 	unit fuzz fuzz-pe bench bench-register bench-kernel bench-mm bench-e2e bench-share audit realbin \
 	check-debug \
-	registry-old wine wine-loader demo-wine glibc
+	registry-old wine wine-stock wine-loader demo-wine glibc
 
 all: kernel perf selftests
 
@@ -108,6 +108,11 @@ bench: tree
 # The PE backend under real Wine in the guest (see harness/wine.sh).
 wine: kernel perf selftests
 	@$(H)/wine.sh
+
+# Windows programs under Wine as distributions ship it, registering nothing:
+# the kernel finds their PE images by itself (see harness/wine-stock.sh).
+wine-stock: kernel selftests
+	@$(H)/wine-stock.sh
 
 # The same with Wine's ntdll.so built with patches/wine (cached): Wine's
 # loader registers the images, the program nothing (opt-in).

@@ -8,8 +8,13 @@
 # pointers, 32 functions deep, in the same boot: cold, as the first walk of
 # a new process whose files another process's walks went through ("known"),
 # and warm; each with the decoded frames of file tables kept per process
-# (kernel.unwind_tables_share=0) and shared.  Three rounds, alternating,
-# then the medians and their ratios to the FP walk.
+# (kernel.unwind_tables_share=0) and shared.  Also the walk through code of
+# the program's own JIT (walk_bench jit: frame-pointer functions in
+# anonymous memory without a table, called through assembly without an
+# FDE), cold and warm, next to the frame-pointer walk of the same stack,
+# with the growth of debugfs unwind_user/registry's counters over each run
+# (if the kernel has them).  Three rounds, alternating, then the medians and
+# their ratios to the FP walk.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -18,9 +23,15 @@ walks=${1:-20000}
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 echo "kernel: $(uname -r), $(nproc) CPUs, $walks walks per run"
 share=/proc/sys/kernel/unwind_tables_share
+# The walks of a task may take a bounded share of its CPU time; the bench's
+# walks are nearly all of its time, and the kernel would cut them short:
+# no bound for the run, where the kernel has one (the guest is thrown away).
+cpu_max=/proc/sys/kernel/unwind_user_cpu_time_max_percent
+[ -f "$cpu_max" ] && echo 0 > "$cpu_max"
 out=$(mktemp)
 for run in 1 2 3; do
 	"$bin/walk_bench-fp" fp "$walks" | tee -a "$out"
+	"$bin/walk_bench-fp" jit-fp "$walks" | tee -a "$out"
 	# The same walks with the frames of file tables kept per process
 	# (kernel.unwind_tables_share=0: as before they were shared), then
 	# shared.
@@ -28,6 +39,7 @@ for run in 1 2 3; do
 		echo "$s" > "$share"
 		sfx=$([ "$s" = 0 ] && echo own || echo shared)
 		"$bin/walk_bench" cfi "$walks" "$sfx" | tee -a "$out"
+		"$bin/walk_bench" jit "$walks" "$sfx" | tee -a "$out"
 		# Finding the tables anew costs far more: fewer walks.
 		"$bin/walk_bench" libc "$((walks / 10))" "$sfx" | tee -a "$out"
 	done
@@ -42,6 +54,12 @@ awk '
 	mode = $2; sub(":", "", mode)
 	v[mode, ++n[mode]] = $5
 	w[mode, n[mode]] = $7
+}
+# registry MODE: walks W searches S searches_none N none_cached C marker M
+/^registry / && $4 > 0 {
+	mode = $2; sub(":", "", mode)
+	k = ++nr[mode]
+	for (i = 5; i < NF; i += 2) r[mode, $i, k] = $(i + 1) / $4
 }
 function umedian(m,   a, i, j, t) {
 	for (i = 1; i <= nu; i++) a[i] = u[m, i]
@@ -63,6 +81,23 @@ function median(m,   a, i, k, t) {
 		if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 	return a[int((k + 1) / 2)]
 }
+function rmedian(m, c,   a, i, j, k, t) {
+	k = nr[m]
+	for (i = 1; i <= k; i++) a[i] = r[m, c, i]
+	for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+		if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return a[int((k + 1) / 2)]
+}
+function jrow(label, m) {
+	printf "%-40s %9.1f %6.1fx %9.1f %6.1fx\n", label,
+	       median(m "-own"), median(m "-own") / jfp,
+	       median(m "-shared"), median(m "-shared") / jfp
+}
+function rrow(label, m) {
+	if (!nr[m]) return
+	printf "%-32s %9.2f %14.2f %12.2f %7.2f\n", label, rmedian(m, "searches"),
+	       rmedian(m, "searches_none"), rmedian(m, "none_cached"), rmedian(m, "marker")
+}
 function row(label, m) {
 	printf "%-40s %9.1f %6.1fx %9.1f %6.1fx\n", label,
 	       median(m "-own"), median(m "-own") / fp,
@@ -81,6 +116,26 @@ END {
 	row("CFI, all caches cold (no-fp build)", "cfi-cold")
 	row("CFI, new process of a known binary", "cfi-known")
 	row("CFI, cache warm", "cfi-warm")
+	if (n["jit-cold-own"]) {
+		jfp = median("jit-fp")
+		printf "\n%-40s %9s %7s %9s %7s\n", "walk through JIT code (33-34), ns/frame",
+		       "per mm", "vs fp", "shared", "vs fp"
+		printf "%-40s %9.1f %6.1fx   (%.2fx the fp walk above)\n",
+		       "frame pointers, same stack (fp build)", jfp, 1, jfp / fp
+		jrow("JIT path, all caches cold (no-fp build)", "jit-cold")
+		jrow("JIT path, cache warm", "jit-warm")
+		if (nr["jit-warm-own"]) {
+			printf "\n%-32s %9s %14s %12s %7s\n", "unwind_user/registry, per walk",
+			       "searches", "searches_none", "none_cached", "marker"
+			rrow("frame pointers, same stack", "jit-fp")
+			rrow("JIT path, cold, per mm", "jit-cold-own")
+			rrow("JIT path, cold, shared", "jit-cold-shared")
+			rrow("JIT path, warm, per mm", "jit-warm-own")
+			rrow("JIT path, warm, shared", "jit-warm-shared")
+		} else {
+			print "(no unwind_user/registry counters in this kernel)"
+		}
+	}
 	if (n["libc-warm-own"]) {
 		lw = wmedian("libc-warm-own")
 		printf "\n%-40s %9s %7s %9s %7s\n", "walk through libc (qsort), ns/walk",

@@ -110,6 +110,8 @@ if [ $selftests_ok = 1 ]; then
 	log "guest tests took $(($(date +%s) - start)) s"
 	# The PE backend under real Wine, against Wine's own unwinder.
 	step guest/wine env VM_CONSOLE_DIR="$consoles/x86_64" "$HARNESS/wine.sh"
+	# Wine as distributions ship it, the program registering nothing.
+	step guest/wine-stock env VM_CONSOLE_DIR="$consoles/x86_64" "$HARNESS/wine-stock.sh"
 	# Any splat of the kernel in those boots fails (harness/splat-scan.py
 	# lists what counts, and the lines tests provoke on purpose).
 	step guest/console-scan "$HARNESS/splat-scan.py" "$consoles/x86_64"/*.log

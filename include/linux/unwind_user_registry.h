@@ -66,6 +66,26 @@ struct unwind_user_eh_frame {
  * return address moved back into its call.
  */
 #define UNWIND_USER_LOOKUP_EXACT	BIT(1)
+/*
+ * Use only the tables known so far: -EAGAIN where a discovery probe or an
+ * index build would be needed (each may read a whole file's headers or
+ * table), not a lookup in a table already found and indexed.
+ */
+#define UNWIND_USER_LOOKUP_KNOWN	BIT(2)
+
+/*
+ * What a walk may use, as the share of its task's CPU that walks took so
+ * far allows (kernel/unwind/throttle.c).
+ */
+enum unwind_user_walk {
+	UNWIND_USER_WALK_TABLES,	/* unwind tables, then frame pointers */
+	/*
+	 * The same with the tables found and indexed so far: the walk ends
+	 * where a lookup would have to probe a mapping or build an index.
+	 */
+	UNWIND_USER_WALK_KNOWN,
+	UNWIND_USER_WALK_IP,		/* the task's ip alone */
+};
 
 /* What an entry of another format keeps: the handler's own description. */
 #define UNWIND_USER_FORMAT_DATA_SIZE	32
@@ -79,6 +99,10 @@ struct unwind_user_eh_frame {
  * @init:	read and check the table of the object mapped at [start, end)
  *		from user memory (may fault and sleep) and describe it in
  *		@data, UNWIND_USER_FORMAT_DATA_SIZE bytes; 0 or a negative errno
+ * @discover:	the same for an object the kernel found by itself, whose
+ *		headers are at @start and hold @pc, the headers of which say
+ *		where it ends (*@end); nothing at or beyond @limit is read.
+ *		NULL if the kernel is not to look for objects of the format
  * @find_frame:	the rules of the frame at @pc (UNWIND_USER_LOOKUP_* @flags)
  *		from @data, taking UNWIND_USER_READ_COST from *@budget for
  *		each read of user memory and stopping with -EOPNOTSUPP when
@@ -90,6 +114,9 @@ struct unwind_user_format {
 	const char	*name;
 	int		(*init)(void *data, unsigned long start,
 				unsigned long end);
+	int		(*discover)(void *data, unsigned long start,
+				    unsigned long limit, unsigned long pc,
+				    unsigned long *end);
 	int		(*find_frame)(const void *data, unsigned long pc,
 				      unsigned int flags,
 				      struct unwind_user_frame *frame,
@@ -108,6 +135,8 @@ int unwind_user_mm_dup(struct mm_struct *mm, struct mm_struct *oldmm);
 void unwind_user_mm_exit(struct mm_struct *mm);
 void unwind_user_mm_unmap(struct mm_struct *mm, unsigned long start,
 			  unsigned long end);
+void unwind_user_mm_protect(struct mm_struct *mm, unsigned long start,
+			    unsigned long end);
 void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
 			 unsigned long old_end, unsigned long new_start);
 void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm);
@@ -137,6 +166,10 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 				    struct unwind_user_frame *frame);
 int unwind_user_cache_flush(struct mm_struct *mm);
 
+/* The share of a task's CPU its walks take: see kernel/unwind/throttle.c */
+enum unwind_user_walk unwind_user_walk_begin(u64 *start);
+void unwind_user_walk_end(u64 start, enum unwind_user_walk walk);
+
 #else /* !CONFIG_UNWIND_USER_EH_FRAME */
 
 static inline bool unwind_user_mm_has_tables(struct mm_struct *mm)
@@ -161,6 +194,13 @@ static inline int unwind_user_eh_frame_prctl(int option,
 	return -EINVAL;
 }
 
+static inline enum unwind_user_walk unwind_user_walk_begin(u64 *start)
+{
+	return UNWIND_USER_WALK_TABLES;
+}
+
+static inline void unwind_user_walk_end(u64 start, enum unwind_user_walk walk) {}
+
 static inline void unwind_user_mm_init(struct mm_struct *mm) {}
 static inline int unwind_user_mm_dup(struct mm_struct *mm,
 				     struct mm_struct *oldmm)
@@ -172,6 +212,9 @@ static inline void unwind_user_mm_exit(struct mm_struct *mm) {}
 static inline void unwind_user_mm_unmap(struct mm_struct *mm,
 					unsigned long start,
 					unsigned long end) {}
+static inline void unwind_user_mm_protect(struct mm_struct *mm,
+					  unsigned long start,
+					  unsigned long end) {}
 static inline void unwind_user_mm_move(struct mm_struct *mm,
 				       unsigned long old_start,
 				       unsigned long old_end,

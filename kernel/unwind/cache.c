@@ -8,7 +8,11 @@
  * not change, so the rules are kept, keyed by the exact pc, as libunwind's
  * fast trace cache does.  A row holds the whole struct unwind_user_frame by
  * value: it does not know which table format produced it (.eh_frame, or a
- * PE image's unwind data) and keeps working when the struct grows.
+ * PE image's unwind data) and keeps working when the struct grows.  A
+ * lookup that found no FDE for a pc is kept the same way, as a row whose
+ * frame says so (unwind_user_frame_set_none()): a profiler samples code
+ * that no table describes (hand-written assembly, a runtime's builtins)
+ * as often as any other.
  *
  * A row also keeps what its lookup cost the walk's budget
  * (UNWIND_USER_TABLE_BUDGET), and a hit costs the walk the same: the walk
@@ -18,8 +22,8 @@
  *
  * Every row carries the registry generation it was found under (see
  * unwind_user_registry_find_frame()): the registry bumps the generation on
- * every change, under the mmap lock held for writing, and a row of another
- * generation is a miss.  So no change of the registry needs to walk the
+ * every removal, under its lock, and a row of another generation is a
+ * miss.  So no change of the registry needs to walk the
  * cache, and a row found before a change can never be used after it.
  *
  * A pc hashes to a set of UNWIND_USER_CACHE_WAYS rows; a new row goes in

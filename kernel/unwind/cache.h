@@ -26,6 +26,21 @@ struct unwind_user_cache_stats {
 	unsigned long	misses;
 };
 
+/*
+ * A row may say that no table describes a pc (no FDE covers it), so that
+ * it is not searched for again: its frame has no CFA rule, which no frame
+ * that a walk can use lacks.
+ */
+static inline void unwind_user_frame_set_none(struct unwind_user_frame *frame)
+{
+	*frame = (struct unwind_user_frame){};
+}
+
+static inline bool unwind_user_frame_is_none(const struct unwind_user_frame *frame)
+{
+	return frame->cfa.type == UNWIND_USER_RULE_RETAIN;
+}
+
 struct unwind_user_cache *unwind_user_cache_alloc(void);
 struct unwind_user_cache *unwind_user_cache_alloc_tagged(unsigned int rows_bits);
 void unwind_user_cache_free(struct unwind_user_cache *cache);

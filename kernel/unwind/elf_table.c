@@ -45,6 +45,7 @@ struct elf_table_shdr {
 /* An object's headers, being read. */
 struct elf_table_obj {
 	struct freader	*r;
+	const struct elf_table_map *map;
 	bool		is64;
 	u64		phoff;
 	u64		shoff;
@@ -88,6 +89,13 @@ static const void *elf_table_fetch(struct elf_table_obj *o, u64 off, size_t sz,
 		return NULL;
 	}
 	p = freader_fetch(o->r, off, sz);
+	/* Bytes not cached: the caller says why, or brings them in, once. */
+	if (!p && o->r->err == -EFAULT && o->map->miss) {
+		*err = o->map->miss(o->r, off, sz);
+		if (*err)
+			return NULL;
+		p = freader_fetch(o->r, off, sz);
+	}
 	if (!p)
 		*err = o->r->err ? o->r->err : -EIO;
 	return p;
@@ -312,8 +320,8 @@ int elf_table_find(struct freader *r, const struct elf_table_map *map,
 		   struct unwind_user_eh_frame *desc, u64 *hdr_off)
 {
 	struct elf_table_phdr ph, text = {}, eh = {}, load;
-	struct elf_table_obj o = { .r = r };
-	struct elf_table_shdr sec;
+	struct elf_table_obj o = { .r = r, .map = map };
+	struct elf_table_shdr sec = {};
 	bool have_text = false, have_eh = false;
 	unsigned long bias;
 	unsigned int i;

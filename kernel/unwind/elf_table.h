@@ -19,10 +19,17 @@ struct freader;
 #define ELF_TABLE_MAX_PHNUM	256
 #define ELF_TABLE_MAX_SHNUM	256
 
-/* A mapping of the object, as a VMA says it: file offset @off is at @addr. */
+/*
+ * A mapping of the object, as a VMA says it: file offset @off is at @addr.
+ * @miss, if not NULL, is called when a fetch of [off, off + sz) of the
+ * reader's file found it not in the page cache (a reader that does not
+ * fault): 0 when it brought the bytes in (a caller that may wait for I/O),
+ * else the error to return, -ENOEXEC for bytes past the end of the file.
+ */
 struct elf_table_map {
 	unsigned long	addr;
 	u64		off;
+	int		(*miss)(struct freader *r, u64 off, size_t sz);
 };
 
 /**

@@ -215,7 +215,7 @@ static noinline enum pe_unwind_check pe_check_table(const struct pe_unwind_image
 
 static enum pe_unwind_check pe_check_image(struct pe_unwind_image *img,
 					   unsigned long base,
-					   unsigned long size)
+					   unsigned long size, bool scan)
 {
 	u8 hdr[sizeof(struct pe_hdr) + PE_OPT_DIRS_OFFSET];
 	u8 dir[sizeof(struct data_dirent)];
@@ -291,14 +291,29 @@ static enum pe_unwind_check pe_check_image(struct pe_unwind_image *img,
 		return PE_UNWIND_TOO_MANY;
 	img->table = va;
 	img->nr_entries = len / PE_RF_SIZE;
-	return pe_check_table(img);
+	return scan ? pe_check_table(img) : PE_UNWIND_OK;
 }
 
 int pe_unwind_image_init(struct pe_unwind_image *img, unsigned long base,
 			 unsigned long size, enum pe_unwind_check *why)
 {
-	enum pe_unwind_check check = pe_check_image(img, base, size);
+	enum pe_unwind_check check = pe_check_image(img, base, size, true);
 
+	if (why)
+		*why = check;
+	return pe_check_errno(check);
+}
+
+int pe_unwind_image_find(struct pe_unwind_image *img, unsigned long base,
+			 unsigned long limit, unsigned long pc,
+			 enum pe_unwind_check *why)
+{
+	enum pe_unwind_check check = PE_UNWIND_BAD_RANGE;
+
+	if (base < limit && pc >= base && pc < limit)
+		check = pe_check_image(img, base, limit - base, false);
+	if (check == PE_UNWIND_OK && pc - base >= img->size)
+		check = PE_UNWIND_BAD_IMAGE_SIZE;
 	if (why)
 		*why = check;
 	return pe_check_errno(check);

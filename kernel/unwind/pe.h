@@ -165,6 +165,13 @@ const char *pe_unwind_check_str(enum pe_unwind_check check);
  * -ENOEXEC, -EOPNOTSUPP, -EFAULT or -EINTR; *why (if not NULL) names the
  * failed check.
  *
+ * pe_unwind_image_find() does the same for an image the kernel found by
+ * itself while a task was being sampled: its headers at @base, holding
+ * @pc, nothing read at or beyond @limit; SizeOfImage says where it ends.
+ * The function table is not read through here, which could take a walk
+ * milliseconds: a lookup reads what it needs and checks it, as a lookup in
+ * a registered image does, and an unsorted table can only make it miss.
+ *
  * pe_unwind_find_frame() finds the rules of the frame at @pc.  A pc that is
  * a return address must be moved back into its call (pc - 1) as for
  * .eh_frame.  @flags: PE_UNWIND_EXACT_PC when the thread is at @pc (the
@@ -191,6 +198,9 @@ const char *pe_unwind_check_str(enum pe_unwind_check check);
 
 int pe_unwind_image_init(struct pe_unwind_image *img, unsigned long base,
 			 unsigned long size, enum pe_unwind_check *why);
+int pe_unwind_image_find(struct pe_unwind_image *img, unsigned long base,
+			 unsigned long limit, unsigned long pc,
+			 enum pe_unwind_check *why);
 int pe_unwind_find_frame(const struct pe_unwind_image *img, unsigned long pc,
 			 unsigned int flags, struct pe_unwind_frame *frame,
 			 unsigned int *budget);

@@ -4,7 +4,9 @@
  * under Wine: the handler of PR_EH_FRAME_FORMAT_PE registrations.
  *
  * A loader registers an image by its base and mapped size; init reads and
- * checks its headers and function table (pe.c).  A lookup turns the PE
+ * checks its headers and function table (pe.c).  Without a loader's help,
+ * the kernel finds the images Wine maps itself (discover.c), and the
+ * handler reads the headers of each where discovery found them.  A lookup turns the PE
  * frame at a pc into the generic rules of struct unwind_user_frame, which
  * the walk applies like those of an .eh_frame row.  The walk tracks only
  * the stack pointer, rbp and the ip from frame to frame, so a frame based
@@ -38,6 +40,25 @@ static int pe_user_init(void *data, unsigned long start, unsigned long end)
 			 current->comm, task_pid_nr(current), start,
 			 pe_unwind_check_str(why));
 	return ret;
+}
+
+static int pe_user_discover(void *data, unsigned long start,
+			    unsigned long limit, unsigned long pc,
+			    unsigned long *end)
+{
+	struct pe_unwind_image *img = data;
+	enum pe_unwind_check why = PE_UNWIND_OK;
+	int ret;
+
+	ret = pe_unwind_image_find(img, start, limit, pc, &why);
+	if (ret) {
+		pr_debug("unwind_user_pe: %s[%d]: no image at %#lx for %#lx: %s\n",
+			 current->comm, task_pid_nr(current), start, pc,
+			 pe_unwind_check_str(why));
+		return ret;
+	}
+	*end = start + img->size;
+	return 0;
 }
 
 /* A frame that ends the walk: this frame's ip is the last one known. */
@@ -130,6 +151,7 @@ static const struct unwind_user_format pe_user_format = {
 	.format		= UNWIND_USER_FORMAT_PE,
 	.name		= "pe",
 	.init		= pe_user_init,
+	.discover	= pe_user_discover,
 	.find_frame	= pe_user_find_frame,
 };
 

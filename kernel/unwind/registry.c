@@ -8,19 +8,26 @@
  * maple tree in the mm, keyed by the text range, stored inclusive as
  * [start, end - 1].
  *
- * Writers hold the mmap lock for writing, which is also the tree's lock
- * (MT_FLAGS_LOCK_EXTERN, as for the VMA tree).  So a registration is
- * checked against the VMAs and inserted in one step that no munmap() can
- * come between, and an entry is removed by exactly one writer.  The
- * unwinder finds the entry under RCU, copies its description out and takes
- * a reference (on the entry, for its index; or on the handler's module)
- * before it reads the table, because those reads can fault and sleep.  An
- * entry removed meanwhile leaves the unwinder holding user addresses and
- * its own reference: at worst a read faults and that frame is unwound
- * another way.
+ * The tree has a lock of its own, mm->unwind_user_lock, a mutex
+ * (MT_FLAGS_LOCK_EXTERN).  Every writer holds it, and holds the mmap lock
+ * too, for reading or for writing: an insert checks its ranges against the
+ * VMAs under the read lock, so no munmap() (which drops entries under the
+ * write lock) can come between the check and the insert, and an entry is
+ * removed by exactly one writer.  So what the kernel finds while it walks a
+ * task's stack goes in without the mmap write lock: the task's own page
+ * faults and mmap() calls do not queue behind the unwinder.  The order is
+ * mmap lock, then unwind_user_lock; nothing takes the mmap lock under it.
+ * The unwinder finds an entry under RCU, copies its description out and
+ * takes a reference (on the entry, for its index; or on the handler's
+ * module) before it reads the table, because those reads can fault and
+ * sleep.  An entry removed meanwhile leaves the unwinder holding user
+ * addresses and its own reference: at worst a read faults and that frame
+ * is unwound another way.
  *
- * Entries do not change once inserted: fork shares them with the child,
- * which takes a reference on each, instead of copying them.
+ * What describes an entry's table does not change once it is inserted:
+ * fork shares entries with the child, which takes a reference on each,
+ * instead of copying them.  Only the index built at the first lookup and
+ * the flags below are set later, each once.
  *
  * Formats other than .eh_frame (the Windows x64 PE backend) have handlers
  * that may live in a module (struct unwind_user_format): an entry of such
@@ -35,18 +42,23 @@
  * over its range, and the kernel never finds anything over a registration.
  *
  * Every removal from the tree bumps the mm's generation, after the change
- * and under the same lock.  The frames found by lookups are cached per mm
+ * and under the same locks.  The frames found by lookups are cached per mm
  * (cache.c), each under the generation read before the lookup began; a
  * cached frame is used only while the generation is still the same.  A
  * new entry needs no new generation: frames are cached only for pcs that
  * an entry covered, and entries never overlap.  The frames of a table the
  * kernel found in a file go to the cache all processes share instead
- * (shared.c), keyed by the file's contents, not by a generation.
+ * (shared.c), keyed by the file's contents, not by a generation.  A pc that
+ * an entry covers but no FDE describes (hand-written assembly, a runtime's
+ * builtins) is a result too: it is cached like a frame, as a row that says
+ * "none", so that a profiler sampling it again does not search the table
+ * again.  Executable memory with no table at all has a marker in the tree.
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/jiffies.h>
 #include <linux/kmod.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
@@ -59,9 +71,12 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/sysctl.h>
+#include <linux/uaccess.h>
 #include <linux/unwind_user.h>
 #include <linux/unwind_user_registry.h>
+#include <linux/workqueue.h>
 
 #include "cache.h"
 #include "cfi.h"
@@ -156,6 +171,17 @@ static atomic_long_t registry_ops;
 static atomic_long_t registry_index_builds;
 static atomic64_t registry_index_read;
 
+/* What lookups found, for debugfs unwind_user/registry. */
+enum {
+	REGISTRY_SEARCHES,	/* table searches (FDE lookup, CFI run) */
+	REGISTRY_SEARCHES_NONE,	/* ... that found no FDE for the pc */
+	REGISTRY_NONE_CACHED,	/* "no FDE" answered by a cached row */
+	REGISTRY_MARKER,	/* answered by a marker (or a dropped table) */
+	REGISTRY_NR_STATS,
+};
+
+static atomic_long_t registry_stats[REGISTRY_NR_STATS];
+
 /*
  * Removals from any mm's tree: when a failed index build may be tried
  * again.  Entries are shared across fork, so not the generation of one mm.
@@ -166,6 +192,17 @@ static atomic64_t registry_changes;
 #define REGISTRY_MAX_FORMAT	7
 static const struct unwind_user_format __rcu *registry_formats[REGISTRY_MAX_FORMAT + 1];
 static DEFINE_MUTEX(registry_formats_lock);
+
+/*
+ * Loads of a handler's module: by format, whether modprobe was asked and
+ * when, and which loads the worker has yet to ask for.
+ */
+#define REGISTRY_FORMAT_RETRY	(60 * HZ)
+static DEFINE_SPINLOCK(registry_loads_lock);
+static unsigned long registry_loads_asked;
+static unsigned long registry_loads_at[REGISTRY_MAX_FORMAT + 1];
+static unsigned long registry_loads_pending;
+static atomic_long_t registry_module_requests;
 
 /*
  * DWARF's CFA is the caller's stack pointer; an ABI may put it higher
@@ -249,22 +286,60 @@ static void entry_put(struct unwind_user_entry *e)
  */
 static void registry_changed(struct mm_struct *mm)
 {
-	mmap_assert_write_locked(mm);
+	lockdep_assert_held(&mm->unwind_user_lock);
 	atomic64_inc_return_release(&mm->unwind_user_gen);
 	atomic64_inc(&registry_changes);
 }
 
+/**
+ * unwind_user_registry_lock - take the locks of a writer of @mm's tree
+ * @mm:		the mm
+ *
+ * The mmap lock for reading, so that the VMAs stay as a writer checks
+ * them, then the tree's own lock (see the top of this file).
+ *
+ * Return: 0 or -EINTR.
+ */
+int unwind_user_registry_lock(struct mm_struct *mm)
+{
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	if (mutex_lock_killable(&mm->unwind_user_lock)) {
+		mmap_read_unlock(mm);
+		return -EINTR;
+	}
+	return 0;
+}
+
+void unwind_user_registry_unlock(struct mm_struct *mm)
+{
+	mutex_unlock(&mm->unwind_user_lock);
+	mmap_read_unlock(mm);
+}
+
+/* What every writer of @mm's tree holds. */
+static void registry_assert_locked(struct mm_struct *mm)
+{
+	mmap_assert_locked(mm);
+	lockdep_assert_held(&mm->unwind_user_lock);
+}
+
 void unwind_user_mm_init(struct mm_struct *mm)
 {
+	mutex_init(&mm->unwind_user_lock);
 	mt_init_flags(&mm->unwind_user_mt,
 		      MT_FLAGS_LOCK_EXTERN | MT_FLAGS_USE_RCU);
-	mt_set_external_lock(&mm->unwind_user_mt, &mm->mmap_lock);
+	mt_set_external_lock(&mm->unwind_user_mt, &mm->unwind_user_lock);
 	mm->unwind_user_nr = 0;
 	/* 1: the empty rows of a new cache hold generation 0. */
 	atomic64_set(&mm->unwind_user_gen, 1);
 	/* A child at fork got its parent's pointer by memcpy(). */
 	mm->unwind_user_cache = NULL;
 	atomic_long_set(&mm->unwind_user_probes, 0);
+	atomic64_set(&mm->unwind_user_walks, 0);
+	atomic64_set(&mm->unwind_user_walks_known, 0);
+	atomic64_set(&mm->unwind_user_walks_ip, 0);
+	atomic64_set(&mm->unwind_user_walk_ns, 0);
 }
 
 /**
@@ -424,9 +499,34 @@ static int registry_make_room(struct mm_struct *mm, unsigned long start,
 	return 0;
 }
 
+/**
+ * unwind_user_entry_check_locked - is @e's object mapped as @e says?
+ * @mm:		the mm, locked by unwind_user_registry_lock()
+ * @e:		an entry not in a tree yet
+ *
+ * Return: 0; -ENOMEM when a range is not mapped; -EACCES when the text is
+ * not executable or a table not readable.
+ */
+int unwind_user_entry_check_locked(struct mm_struct *mm,
+				   const struct unwind_user_entry *e)
+{
+	const struct eh_frame_section *sec = &e->table.eh_frame;
+
+	mmap_assert_locked(mm);
+	/*
+	 * .eh_frame is read from where the header says it starts; a table of
+	 * another format lies within the object, which must be readable.
+	 */
+	if (e->table.fmt)
+		return range_check(mm, e->table.start, e->table.end, VM_READ);
+	return eh_frame_check_ranges(mm, sec->text_start, sec->text_end,
+				     sec->hdr_start, sec->hdr_end,
+				     sec->eh_frame_start, sec->eh_frame_end);
+}
+
 /*
  * The one way into the tree, for user space and what the kernel finds
- * alike: the caller holds the mmap lock for writing, so that what was
+ * alike: the caller holds the mmap lock and the tree's, so that what was
  * checked here is still true when the entry goes in, and no munmap() can
  * miss it.
  */
@@ -434,22 +534,10 @@ static int registry_add_locked(struct mm_struct *mm,
 			       struct unwind_user_entry *e)
 {
 	MA_STATE(mas, &mm->unwind_user_mt, e->table.start, e->table.start);
-	const struct eh_frame_section *sec = &e->table.eh_frame;
 	int ret;
 
-	mmap_assert_write_locked(mm);
-
-	/*
-	 * .eh_frame is read from where the header says it starts; a table of
-	 * another format lies within the object, which must be readable.
-	 */
-	if (e->table.fmt)
-		ret = range_check(mm, e->table.start, e->table.end, VM_READ);
-	else
-		ret = eh_frame_check_ranges(mm, sec->text_start, sec->text_end,
-					    sec->hdr_start, sec->hdr_end,
-					    sec->eh_frame_start,
-					    sec->eh_frame_end);
+	registry_assert_locked(mm);
+	ret = unwind_user_entry_check_locked(mm, e);
 	if (ret)
 		return ret;
 	ret = registry_make_room(mm, e->table.start, e->table.end,
@@ -472,7 +560,7 @@ static int registry_add_locked(struct mm_struct *mm,
 
 /**
  * unwind_user_add_none_locked - mark executable memory that has no table
- * @mm:		the mm, its mmap lock held for writing
+ * @mm:		the mm, locked by unwind_user_registry_lock()
  * @pc:		an address in it that nothing in @mm's registry covers
  * @start:	start of the memory to mark
  * @end:	its end (exclusive)
@@ -489,7 +577,7 @@ int unwind_user_add_none_locked(struct mm_struct *mm, unsigned long pc,
 	struct unwind_user_entry *old;
 	int ret;
 
-	mmap_assert_write_locked(mm);
+	registry_assert_locked(mm);
 	if (pc < start || pc >= end)
 		return -EINVAL;
 	/* Over a free range, the walk leaves its bounds in the state. */
@@ -562,15 +650,64 @@ unwind_user_entry_create(const struct unwind_user_eh_frame *desc,
 	return e;
 }
 
-/* Free an entry that unwind_user_entry_create() made and no tree took. */
+/**
+ * unwind_user_entry_create_format - a new entry of another format, not in
+ *				     any tree yet, for an object the kernel found
+ * @fmt:	its handler, from unwind_user_format_find(): the entry takes
+ *		over the reference on its module, also when this fails
+ * @start:	where the object's headers are
+ * @limit:	the end of what may be read to find its size
+ * @pc:		an address in its code
+ *
+ * Must run in a context that may fault, without the mmap lock.
+ *
+ * Return: the entry, or an ERR_PTR: -EOPNOTSUPP when the format is not
+ * found by the kernel, -ENOMEM, or the handler's errno.
+ */
+struct unwind_user_entry *
+unwind_user_entry_create_format(const struct unwind_user_format *fmt,
+				unsigned long start, unsigned long limit,
+				unsigned long pc)
+{
+	struct unwind_user_entry *e;
+	unsigned long end;
+	int ret = -EOPNOTSUPP;
+
+	if (!fmt->discover)
+		goto put;
+	e = kzalloc_obj(*e, GFP_KERNEL_ACCOUNT);
+	ret = -ENOMEM;
+	if (!e)
+		goto put;
+	ret = fmt->discover(e->table.data, start, limit, pc, &end);
+	if (ret) {
+		kfree(e);
+		goto put;
+	}
+	e->table.start = start;
+	e->table.end = end;
+	e->table.format = fmt->format;
+	e->table.origin = UNWIND_USER_ORIGIN_FILE;
+	e->table.fmt = fmt;
+	e->table.id = atomic64_inc_return(&registry_next_id);
+	refcount_set(&e->ref, 1);
+	return e;
+put:
+	module_put(fmt->owner);
+	return ERR_PTR(ret);
+}
+
+/* Free an entry that unwind_user_entry_create*() made and no tree took. */
 void unwind_user_entry_discard(struct unwind_user_entry *e)
 {
+	if (e->table.fmt)
+		module_put(e->table.fmt->owner);
 	kfree(e);
 }
 
 /**
  * unwind_user_entry_share - let @e share its decoded frames (shared.c)
- * @mm:		the mm, its mmap lock held for writing
+ * @mm:		the mm, its mmap lock held
  * @e:		an .eh_frame entry, not in a tree yet
  * @file:	the file @e's table must be mapped from, or NULL: any file
  * @id:		that file, as unwind_user_share_id() saw it before the table
@@ -589,7 +726,7 @@ void unwind_user_entry_share(struct mm_struct *mm, struct unwind_user_entry *e,
 	struct unwind_user_share share;
 	struct vm_area_struct *vma;
 
-	mmap_assert_write_locked(mm);
+	mmap_assert_locked(mm);
 	if (e->table.fmt || !sec->hdr_start)
 		return;
 	vma = vma_lookup(mm, sec->hdr_start);
@@ -607,7 +744,7 @@ void unwind_user_entry_share(struct mm_struct *mm, struct unwind_user_entry *e,
 
 /**
  * unwind_user_add_entry_locked - put a new entry into @mm's tree
- * @mm:		the mm, its mmap lock held for writing
+ * @mm:		the mm, locked by unwind_user_registry_lock()
  * @e:		from unwind_user_entry_create(); the tree takes it on success
  *
  * Return: 0; -ENOMEM when a range is not mapped (or memory is short);
@@ -665,13 +802,13 @@ int unwind_user_add_eh_frame(struct mm_struct *mm,
 	if (IS_ERR(e))
 		return PTR_ERR(e);
 
-	if (mmap_write_lock_killable(mm)) {
+	if (unwind_user_registry_lock(mm)) {
 		kfree(e);
 		return -EINTR;
 	}
 	unwind_user_entry_share(mm, e, NULL, NULL);
 	ret = registry_add_locked(mm, e);
-	mmap_write_unlock(mm);
+	unwind_user_registry_unlock(mm);
 	if (ret)
 		kfree(e);
 	return ret;
@@ -692,6 +829,91 @@ static const struct unwind_user_format *format_get(unsigned int format)
 	return fmt;
 }
 
+/*
+ * Only a handler this kernel was built with as a module can be loaded:
+ * nothing else is asked of modprobe, whatever user space names.
+ */
+static bool format_is_module(unsigned int format)
+{
+	return format == UNWIND_USER_FORMAT_PE && IS_MODULE(CONFIG_UNWIND_USER_PE);
+}
+
+/* Ask modprobe for the handlers wanted, away from the sampled task. */
+static void format_load_work(struct work_struct *work)
+{
+	unsigned int format;
+
+	for (format = 0; format <= REGISTRY_MAX_FORMAT; format++) {
+		if (!test_bit(format, &registry_loads_pending))
+			continue;
+		request_module("unwind-user-format-%u", format);
+		clear_bit(format, &registry_loads_pending);
+	}
+}
+
+static DECLARE_WORK(registry_load_work, format_load_work);
+
+/*
+ * Ask the worker to load @format's module: at most once per
+ * REGISTRY_FORMAT_RETRY and format, whoever asks (a registration, or
+ * discovery on behalf of a task being sampled), so that a load that failed
+ * is not tried again at every registration or sample.  Only the worker runs
+ * modprobe: a sampled task never waits for it, and a registration that
+ * does waits for the worker's load rather than start another.
+ *
+ * Return: -EAGAIN while a load is the worker's to make (queued now, or
+ * already); -ENOPROTOOPT when none will be made now.
+ */
+static int format_load(unsigned int format)
+{
+	unsigned long now = jiffies;
+	int ret = -ENOPROTOOPT;
+
+	if (!format_is_module(format))
+		return ret;
+	spin_lock(&registry_loads_lock);
+	if (test_bit(format, &registry_loads_pending)) {
+		ret = -EAGAIN;
+	} else if (!test_bit(format, &registry_loads_asked) ||
+		   time_after(now, registry_loads_at[format] +
+				   REGISTRY_FORMAT_RETRY)) {
+		set_bit(format, &registry_loads_asked);
+		registry_loads_at[format] = now;
+		set_bit(format, &registry_loads_pending);
+		atomic_long_inc(&registry_module_requests);
+		ret = -EAGAIN;
+	}
+	spin_unlock(&registry_loads_lock);
+	if (ret == -EAGAIN)
+		queue_work(system_unbound_wq, &registry_load_work);
+	return ret;
+}
+
+/**
+ * unwind_user_format_find - the handler of a format, for discovery
+ * @format:	UNWIND_USER_FORMAT_*, not .eh_frame's
+ *
+ * Never waits for a module to load: modprobe could take the sampled task
+ * seconds.  The worker asks for it (see format_load()), and a later sample
+ * finds the handler.
+ *
+ * Return: the handler, with a reference on its module; ERR_PTR(-EAGAIN)
+ * while a module that may bring it is being asked for; ERR_PTR(-ENOPROTOOPT)
+ * when none will come.
+ */
+const struct unwind_user_format *unwind_user_format_find(unsigned int format)
+{
+	const struct unwind_user_format *fmt = format_get(format);
+
+	return fmt ?: ERR_PTR(format_load(format));
+}
+
+/* Give back the handler unwind_user_format_find() gave, unused. */
+void unwind_user_format_put(const struct unwind_user_format *fmt)
+{
+	module_put(fmt->owner);
+}
+
 /**
  * unwind_user_add_table - register an object whose table has another format
  * @mm:		current's mm
@@ -704,9 +926,11 @@ static const struct unwind_user_format *format_get(unsigned int format)
  * without the mmap lock.
  *
  * Return: 0; -ENOPROTOOPT when no handler of @format is loaded, nor can be
- * (request_module() of "unwind-user-format-<format>"); -EINVAL for
- * an empty range; -EINTR; -ENOMEM when the range is not mapped throughout
- * (or memory is short); -EACCES when a part of it is not readable; the
+ * (request_module() of "unwind-user-format-<format>", by a worker, for a
+ * handler built as a module, at most once a minute); -EINVAL for an empty
+ * range; -EINTR;
+ * -ENOMEM when the range is not mapped throughout (or memory is short);
+ * -EACCES when a part of it is not readable; the
  * handler's errno (-ENOEXEC for a malformed object, -EOPNOTSUPP for one it
  * does not unwind, -EFAULT); -ENOSPC and -EEXIST as
  * unwind_user_add_eh_frame().
@@ -720,22 +944,25 @@ int unwind_user_add_table(struct mm_struct *mm, unsigned int format,
 
 	if (start >= end)
 		return -EINVAL;
-	fmt = format_get(format);
-	/* Its handler may be a module nobody loaded yet (see the alias). */
-	if (!fmt && format <= REGISTRY_MAX_FORMAT &&
-	    !request_module("unwind-user-format-%u", format))
-		fmt = format_get(format);
-	if (!fmt)
-		return -ENOPROTOOPT;
-
-	if (mmap_read_lock_killable(mm)) {
-		ret = -EINTR;
-		goto put;
-	}
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
 	ret = range_check(mm, start, end, VM_READ);
 	mmap_read_unlock(mm);
 	if (ret)
-		goto put;
+		return ret;
+
+	fmt = format_get(format);
+	/*
+	 * Its handler may be a module nobody loaded yet (see the alias): the
+	 * task registering waits for the worker's load, within format_load()'s
+	 * rate.
+	 */
+	if (!fmt && format_load(format) == -EAGAIN) {
+		flush_work(&registry_load_work);
+		fmt = format_get(format);
+	}
+	if (!fmt)
+		return -ENOPROTOOPT;
 
 	e = kzalloc_obj(*e, GFP_KERNEL_ACCOUNT);
 	if (!e) {
@@ -753,12 +980,12 @@ int unwind_user_add_table(struct mm_struct *mm, unsigned int format,
 	e->table.id = atomic64_inc_return(&registry_next_id);
 	refcount_set(&e->ref, 1);
 
-	if (mmap_write_lock_killable(mm)) {
+	if (unwind_user_registry_lock(mm)) {
 		ret = -EINTR;
 		goto free;
 	}
 	ret = registry_add_locked(mm, e);
-	mmap_write_unlock(mm);
+	unwind_user_registry_unlock(mm);
 	if (ret)
 		goto free;
 	/* The entry keeps the module reference. */
@@ -837,7 +1064,7 @@ int unwind_user_remove(struct mm_struct *mm, unsigned int format,
 	struct unwind_user_entry *e;
 	int ret = -ENOENT;
 
-	if (mmap_write_lock_killable(mm))
+	if (unwind_user_registry_lock(mm))
 		return -EINTR;
 	e = mas_walk(&mas);
 	if (entry_is_live(e) && e->table.start == start &&
@@ -845,7 +1072,7 @@ int unwind_user_remove(struct mm_struct *mm, unsigned int format,
 		registry_erase(mm, &mas, e);
 		ret = 0;
 	}
-	mmap_write_unlock(mm);
+	unwind_user_registry_unlock(mm);
 	return ret;
 }
 
@@ -869,7 +1096,7 @@ void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm)
 	struct unwind_user_entry *e;
 
 	/* Under the tree's lock: RCU would race with a writer emptying it. */
-	if (mmap_read_lock_killable(mm))
+	if (mutex_lock_killable(&mm->unwind_user_lock))
 		return;
 	mas_for_each(&mas, e, ULONG_MAX) {
 		if (e == &registry_none) {
@@ -905,8 +1132,9 @@ void unwind_user_mm_show(struct seq_file *m, struct mm_struct *mm)
 			seq_puts(m, " shared");
 		seq_putc(m, '\n');
 	}
-	mmap_read_unlock(mm);
+	mutex_unlock(&mm->unwind_user_lock);
 
+	unwind_user_walks_show(m, mm);
 	/* The caller holds mm_users: exit_mmap(), which frees it, waits. */
 	cache = READ_ONCE(mm->unwind_user_cache);
 	if (IS_ERR(cache)) {
@@ -933,24 +1161,30 @@ int unwind_user_mm_dup(struct mm_struct *mm, struct mm_struct *oldmm)
 {
 	MA_STATE(mas, &mm->unwind_user_mt, 0, 0);
 	struct unwind_user_entry *e;
-	int ret;
+	int ret = 0;
 
 	mmap_assert_write_locked(oldmm);
 	mmap_assert_write_locked(mm);
 
+	/* No writer can come: every one needs the mmap lock. */
 	if (mtree_empty(&oldmm->unwind_user_mt))
 		return 0;
+	mutex_lock(&oldmm->unwind_user_lock);
+	/* The child's, which nobody else can see yet. */
+	mutex_lock_nested(&mm->unwind_user_lock, SINGLE_DEPTH_NESTING);
 	atomic_long_inc(&registry_ops);
 	ret = __mt_dup(&oldmm->unwind_user_mt, &mm->unwind_user_mt,
 		       GFP_KERNEL_ACCOUNT);
-	if (ret)
-		return ret;
-	mas_for_each(&mas, e, ULONG_MAX) {
-		if (entry_is_live(e))
-			refcount_inc(&e->ref);
+	if (!ret) {
+		mas_for_each(&mas, e, ULONG_MAX) {
+			if (entry_is_live(e))
+				refcount_inc(&e->ref);
+		}
+		mm->unwind_user_nr = oldmm->unwind_user_nr;
 	}
-	mm->unwind_user_nr = oldmm->unwind_user_nr;
-	return 0;
+	mutex_unlock(&mm->unwind_user_lock);
+	mutex_unlock(&oldmm->unwind_user_lock);
+	return ret;
 }
 
 /*
@@ -963,6 +1197,7 @@ void unwind_user_mm_exit(struct mm_struct *mm)
 	struct unwind_user_entry *e;
 
 	mmap_assert_write_locked(mm);
+	mutex_lock(&mm->unwind_user_lock);
 	if (!mtree_empty(&mm->unwind_user_mt))
 		atomic_long_inc(&registry_ops);
 	mas_for_each(&mas, e, ULONG_MAX) {
@@ -976,6 +1211,7 @@ void unwind_user_mm_exit(struct mm_struct *mm)
 	mt_clear_in_rcu(&mm->unwind_user_mt);
 	__mt_destroy(&mm->unwind_user_mt);
 	mm->unwind_user_nr = 0;
+	mutex_unlock(&mm->unwind_user_lock);
 	if (!IS_ERR(mm->unwind_user_cache))
 		unwind_user_cache_free(mm->unwind_user_cache);
 	mm->unwind_user_cache = NULL;
@@ -993,12 +1229,55 @@ void unwind_user_mm_exit(struct mm_struct *mm)
 void unwind_user_mm_unmap(struct mm_struct *mm, unsigned long start,
 			  unsigned long end)
 {
-	/* What every munmap() of a process without tables costs. */
+	/*
+	 * What every munmap() of a process without tables costs.  No writer
+	 * can change that meanwhile: each holds the mmap lock.
+	 */
+	mmap_assert_write_locked(mm);
 	if (mtree_empty(&mm->unwind_user_mt) || start >= end)
 		return;
 
-	mmap_assert_write_locked(mm);
+	mutex_lock(&mm->unwind_user_lock);
 	registry_erase_range(mm, start, end);
+	mutex_unlock(&mm->unwind_user_lock);
+}
+
+/**
+ * unwind_user_mm_protect - the protection of executable memory changed
+ * @mm:		the mm, its mmap lock held for writing
+ * @start:	start of the range
+ * @end:	its end (exclusive)
+ *
+ * The markers over the range go: memory in which the kernel found no table
+ * may hold other code now (a JIT's, an image a loader copied in), to be
+ * looked at again when a walk meets it.  Entries stay: a registered JIT
+ * table outlives the W^X flips of its code.
+ */
+void unwind_user_mm_protect(struct mm_struct *mm, unsigned long start,
+			    unsigned long end)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, start, start);
+	struct unwind_user_entry *e;
+	unsigned long addr = start;
+
+	mmap_assert_write_locked(mm);
+	if (mtree_empty(&mm->unwind_user_mt) || start >= end)
+		return;
+
+	mutex_lock(&mm->unwind_user_lock);
+	/* Each pass moves past an item: they end. */
+	while (addr < end) {
+		mas_set(&mas, addr);
+		e = mas_find(&mas, end - 1);
+		if (!e)
+			break;
+		addr = mas.last + 1;
+		if (e == &registry_none)
+			registry_erase(mm, &mas, e);
+		if (!addr)
+			break;
+	}
+	mutex_unlock(&mm->unwind_user_lock);
 }
 
 /*
@@ -1018,10 +1297,11 @@ void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
 	const struct eh_frame_section *sec;
 	unsigned long addr = old_start;
 
+	mmap_assert_write_locked(mm);
 	if (mtree_empty(&mm->unwind_user_mt) || old_start >= old_end)
 		return;
-	mmap_assert_write_locked(mm);
 
+	mutex_lock(&mm->unwind_user_lock);
 	while (addr < old_end) {
 		mas_set(&mas, addr);
 		e = mas_find(&mas, old_end - 1);
@@ -1062,6 +1342,7 @@ void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
 		if (registry_add_locked(mm, moved))
 			kfree(moved);
 	}
+	mutex_unlock(&mm->unwind_user_lock);
 }
 
 /*
@@ -1105,10 +1386,10 @@ static void registry_drop(struct mm_struct *mm, struct unwind_user_entry *e,
  */
 int unwind_user_cache_flush(struct mm_struct *mm)
 {
-	if (mmap_write_lock_killable(mm))
+	if (unwind_user_registry_lock(mm))
 		return -EINTR;
 	registry_changed(mm);
-	mmap_write_unlock(mm);
+	unwind_user_registry_unlock(mm);
 	return 0;
 }
 
@@ -1128,7 +1409,7 @@ int unwind_user_forget_found(struct mm_struct *mm)
 	struct unwind_user_entry *e;
 	unsigned long addr = 0;
 
-	if (mmap_write_lock_killable(mm))
+	if (unwind_user_registry_lock(mm))
 		return -EINTR;
 	do {
 		mas_set(&mas, addr);
@@ -1142,7 +1423,7 @@ int unwind_user_forget_found(struct mm_struct *mm)
 			registry_erase(mm, &mas, e);
 	} while (addr);
 	atomic_long_set(&mm->unwind_user_probes, 0);
-	mmap_write_unlock(mm);
+	unwind_user_registry_unlock(mm);
 	return 0;
 }
 
@@ -1194,15 +1475,21 @@ static void registry_hint(struct unwind_user_table_hint *hint,
 
 /*
  * A frame from a cache costs the walk what its decode cost: the walk ends
- * where it would have without the cache.
+ * where it would have without the cache.  A row that says no FDE covers
+ * the pc answers -ENOENT, as the search did.
  */
-static int registry_charge(unsigned int cost, unsigned int *budget)
+static int registry_charge(const struct unwind_user_frame *frame,
+			   unsigned int cost, unsigned int *budget)
 {
 	if (cost > *budget) {
 		*budget = 0;
 		return -EOPNOTSUPP;
 	}
 	*budget -= cost;
+	if (unwind_user_frame_is_none(frame)) {
+		atomic_long_inc(&registry_stats[REGISTRY_NONE_CACHED]);
+		return -ENOENT;
+	}
 	return 0;
 }
 
@@ -1233,7 +1520,7 @@ static size_t registry_index_room(struct mm_struct *mm)
 	 * Under the lock of the tree, not RCU: an iteration may not meet a
 	 * writer emptying it.  A build is rare, and no lock is held for it.
 	 */
-	if (mmap_read_lock_killable(mm))
+	if (mutex_lock_killable(&mm->unwind_user_lock))
 		return 0;
 	mas_for_each(&mas, e, ULONG_MAX) {
 		if (!entry_is_live(e))
@@ -1243,7 +1530,7 @@ static size_t registry_index_room(struct mm_struct *mm)
 		if (!IS_ERR_OR_NULL(index))
 			used += eh_frame_index_bytes(index);
 	}
-	mmap_read_unlock(mm);
+	mutex_unlock(&mm->unwind_user_lock);
 	return used < max ? max - used : 0;
 }
 
@@ -1259,7 +1546,8 @@ static size_t registry_index_room(struct mm_struct *mm)
 static struct eh_frame_index *registry_index(struct mm_struct *mm,
 					     struct unwind_user_entry *e,
 					     const struct eh_frame_section *sec,
-					     unsigned int *budget, int *err)
+					     unsigned int *budget, bool build,
+					     int *err)
 {
 	struct eh_frame_index *index, *old;
 	u64 gen = atomic64_read(&registry_changes);
@@ -1273,7 +1561,16 @@ static struct eh_frame_index *registry_index(struct mm_struct *mm,
 		index = old;
 		goto out;
 	}
-	if (!*budget)
+	/* Not by a walk that may use only the tables known so far. */
+	if (!build) {
+		*err = -EAGAIN;
+		return NULL;
+	}
+	/*
+	 * Nor from a walk that may not fault: its reads would fail, and the
+	 * failure would be kept for the entry's other users.
+	 */
+	if (!*budget || pagefault_disabled())
 		return NULL;
 	index = eh_frame_index_build(sec, registry_index_room(mm), &read);
 	atomic_long_inc(&registry_index_builds);
@@ -1319,9 +1616,24 @@ registry_eh_frame_row(const struct eh_frame_section *sec,
 }
 
 /*
+ * Does a search of the table's own header, without the index, find no FDE
+ * for @pc either?  For a "none" that may be shared (see the caller).
+ */
+static noinline_for_stack bool
+registry_eh_frame_none_fresh(const struct eh_frame_section *sec,
+			     unsigned long pc)
+{
+	struct eh_frame_fde fde;
+
+	return sec->table && eh_frame_find_fde_fresh(sec, NULL, pc, &fde) == -ENOENT;
+}
+
+/*
  * The frame rules of @pc in @e's table: its index (built first, if need
- * be), the row, the rules, one after the other on the stack.  @fresh: read
- * the CIE too, not the entry's copy of it (for a frame that may be shared).
+ * be and @build), the row, the rules, one after the other on the stack.
+ * @fresh: read the CIE too, not the entry's copy of it (for a frame that
+ * may be shared).  A table with a header is searched in place while it has
+ * no index; one without needs its index.
  */
 static int registry_eh_frame_lookup(struct mm_struct *mm,
 				    struct unwind_user_entry *e,
@@ -1330,16 +1642,17 @@ static int registry_eh_frame_lookup(struct mm_struct *mm,
 				    unsigned long pc,
 				    struct unwind_user_frame *frame,
 				    unsigned int *budget, unsigned int *cost,
-				    bool fresh)
+				    bool fresh, bool build)
 {
 	struct eh_frame_index *index;
 	struct cfi_row row;
 	unsigned int before;
 	int ret;
 
+	*cost = 0;
 	if (pc < sec->text_start || pc >= sec->text_end)
 		return -ENOENT;
-	index = registry_index(mm, e, sec, budget, &ret);
+	index = registry_index(mm, e, sec, budget, build, &ret);
 	if (ret == -EFBIG || ret == -EINVAL)
 		return ret;
 	if (!index && !sec->table)
@@ -1365,6 +1678,8 @@ static int registry_eh_frame_lookup(struct mm_struct *mm,
  *
  * Return: 0; -ENOENT when no registered table covers @pc; -ENXIO when no
  * executable mapping holds it either (as far as a look for its table saw);
+ * -EAGAIN, with UNWIND_USER_LOOKUP_KNOWN, when finding out would take a
+ * discovery probe or an index build;
  * -EFAULT when a read of the table faulted; -EOPNOTSUPP for a construct the reader does not
  * handle, or when the budget is spent; -EINVAL when the table is corrupt
  * (and then it is dropped).
@@ -1397,7 +1712,7 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 	cache = READ_ONCE(mm->unwind_user_cache);
 	if (!IS_ERR_OR_NULL(cache) &&
 	    unwind_user_cache_lookup(cache, pc, ws, gen, frame, &cost))
-		return registry_charge(cost, budget);
+		return registry_charge(frame, cost, budget);
 
 	/*
 	 * In the object of the walk's last shared frame: no entry has gone
@@ -1406,7 +1721,7 @@ int unwind_user_registry_find_frame(unsigned long pc, unsigned int ws,
 	if (hint && hint->gen == gen && pc - hint->start < hint->end - hint->start &&
 	    hint->ws == ws &&
 	    unwind_user_shared_lookup(hint->tag, hint->base, pc, ws, frame, &cost))
-		return registry_charge(cost, budget);
+		return registry_charge(frame, cost, budget);
 
 again:
 	rcu_read_lock();
@@ -1419,7 +1734,7 @@ again:
 				      pc, ws, frame, &cost)) {
 		registry_hint(hint, &e->table, gen, ws);
 		rcu_read_unlock();
-		return registry_charge(cost, budget);
+		return registry_charge(frame, cost, budget);
 	}
 	if (entry_is_live(e)) {
 		seen = e->table;
@@ -1437,21 +1752,27 @@ again:
 	}
 	rcu_read_unlock();
 	if (!entry_is_live(e)) {
-		/*
-		 * Nothing covers @pc yet (a marker says there is nothing to
-		 * find): look for the table of what is mapped there, once.
-		 */
-		if (e != &registry_none && !discovered) {
-			ret = unwind_user_discover(mm, pc, budget);
-			if (!ret) {
-				discovered = true;
-				goto again;
-			}
-			/* No code is mapped there: no frame either. */
-			if (ret == -ENXIO)
-				return ret;
+		if (e == &registry_none) {
+			atomic_long_inc(&registry_stats[REGISTRY_MARKER]);
+			return -ENOENT;
 		}
-		return -ENOENT;
+		/*
+		 * Nothing covers @pc yet: look for the table of what is mapped
+		 * there, once.  Not from a walk that may not fault (a task on
+		 * its way out): discovery reads and takes locks; nor from one
+		 * that may use only the tables known so far.
+		 */
+		if (flags & UNWIND_USER_LOOKUP_KNOWN)
+			return -EAGAIN;
+		if (discovered || pagefault_disabled())
+			return -ENOENT;
+		ret = unwind_user_discover(mm, pc, budget);
+		if (!ret) {
+			discovered = true;
+			goto again;
+		}
+		/* No code is mapped there: no frame either. */
+		return ret == -ENXIO ? ret : -ENOENT;
 	}
 
 	if (seen.fmt) {
@@ -1469,19 +1790,37 @@ again:
 		return ret;
 	}
 
-	share = seen.share.tag && unwind_user_shared_begin(mm, &seq);
 	/* A table for the other word size says nothing about this task. */
-	if (seen.eh_frame.ptr_size != ws)
-		ret = -ENOENT;
-	else if (!*budget)
-		ret = -EOPNOTSUPP;
-	else
-		ret = registry_eh_frame_lookup(mm, e, &seen.eh_frame, regs,
-					       pc, frame, budget, &cost, share);
+	if (seen.eh_frame.ptr_size != ws) {
+		entry_put(e);
+		return -ENOENT;
+	}
+	if (!*budget) {
+		entry_put(e);
+		return -EOPNOTSUPP;
+	}
+	share = seen.share.tag && unwind_user_shared_begin(mm, &seq);
+	ret = registry_eh_frame_lookup(mm, e, &seen.eh_frame, regs, pc, frame,
+				       budget, &cost, share,
+				       !(flags & UNWIND_USER_LOOKUP_KNOWN));
+	atomic_long_inc(&registry_stats[REGISTRY_SEARCHES]);
 	if (ret == -EINVAL || ret == -EFBIG)
 		registry_drop(mm, e, ret);
+	/*
+	 * No FDE covers @pc: a result, kept like a frame.  One that may be
+	 * shared must not come from the index, which a fork relative may have
+	 * built from a copy of the table it wrote: the search table is read
+	 * again without it.
+	 */
+	if (ret == -ENOENT) {
+		atomic_long_inc(&registry_stats[REGISTRY_SEARCHES_NONE]);
+		unwind_user_frame_set_none(frame);
+		if (share)
+			share = registry_eh_frame_none_fresh(&seen.eh_frame,
+							     pc);
+	}
 	/* Shared if it may be, else kept for this mm only. */
-	if (!ret && share) {
+	if ((!ret || ret == -ENOENT) && share) {
 		checked = test_bit(ENTRY_SHARE_CHECKED, &e->flags);
 		share = unwind_user_shared_insert(mm, &seen.share,
 						  &seen.eh_frame, seq, pc, ws,
@@ -1490,13 +1829,13 @@ again:
 			set_bit(ENTRY_SHARE_CHECKED, &e->flags);
 	}
 	entry_put(e);
-	if (ret)
+	if (ret && ret != -ENOENT)
 		return ret;
 	if (share)
 		registry_hint(hint, &seen, gen, ws);
 	else
 		registry_cache_frame(mm, cache, pc, ws, gen, frame, cost);
-	return 0;
+	return ret;
 }
 
 static const struct ctl_table unwind_user_sysctls[] = {
@@ -1538,6 +1877,16 @@ static int registry_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "ops %ld\n", atomic_long_read(&registry_ops));
 	seq_printf(m, "index_builds %ld\n", atomic_long_read(&registry_index_builds));
 	seq_printf(m, "index_read %lld\n", atomic64_read(&registry_index_read));
+	seq_printf(m, "searches %ld\n",
+		   atomic_long_read(&registry_stats[REGISTRY_SEARCHES]));
+	seq_printf(m, "searches_none %ld\n",
+		   atomic_long_read(&registry_stats[REGISTRY_SEARCHES_NONE]));
+	seq_printf(m, "none_cached %ld\n",
+		   atomic_long_read(&registry_stats[REGISTRY_NONE_CACHED]));
+	seq_printf(m, "marker %ld\n",
+		   atomic_long_read(&registry_stats[REGISTRY_MARKER]));
+	seq_printf(m, "module_requests %ld\n",
+		   atomic_long_read(&registry_module_requests));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(registry_stats);

@@ -43,6 +43,11 @@
  * anonymous memory (JIT code, images a loader copied) and the vDSO's are
  * never shared.
  *
+ * That no FDE covers a pc depends on the same bytes, and is shared as a
+ * row that says so, once a search of the table's own header, without the
+ * entry's index (which a fork relative may have built from a copy it
+ * wrote), found nothing either.
+ *
  * A lookup here is a few loads under RCU and the cache's sequence counts:
  * no reference on the entry, no lock.  A walk notes the table of its last
  * shared frame; while the registry's generation says no entry went, the

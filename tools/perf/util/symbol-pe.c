@@ -29,7 +29,6 @@
 
 #define PE_DOS_LFANEW		0x3c
 #define PE_MACHINE_AMD64	0x8664
-#define PE_MAX_SECTS		96	/* the limit of the Windows loader */
 #define PE_SCN_CNT_CODE		0x00000020
 #define PE_SCN_MEM_EXECUTE	0x20000000
 #define PE_COFF_SYM_SIZE	18
@@ -40,6 +39,7 @@
 /* The fields of the PE32+ optional header used here */
 #define PE_OPT_MAGIC_PE32PLUS	0x20b
 #define PE_OPT_IMAGE_BASE	24
+#define PE_OPT_IMAGE_SIZE	56
 #define PE_OPT_NR_DIRS		108
 #define PE_OPT_DIRS		112
 #define PE_DIR_EXPORT		0
@@ -103,6 +103,7 @@ struct pe_file {
 	size_t			size;
 	struct pe_file_hdr	fhdr;
 	u64			image_base;
+	u32			image_size;
 	const u8		*dirs;	/* data directories */
 	u32			nr_dirs;
 	u32			nr_sects;
@@ -225,6 +226,7 @@ static int pe__init(struct pe_file *pe, const u8 *data, size_t size)
 	    get_unaligned_le16(opt) != PE_OPT_MAGIC_PE32PLUS)
 		return -1;
 	pe->image_base = get_unaligned_le64(opt + PE_OPT_IMAGE_BASE);
+	pe->image_size = get_unaligned_le32(opt + PE_OPT_IMAGE_SIZE);
 	pe->dirs = opt + PE_OPT_DIRS;
 	pe->nr_dirs = min(get_unaligned_le32(opt + PE_OPT_NR_DIRS),
 			  (opt_size - PE_OPT_DIRS) / 8);
@@ -522,4 +524,46 @@ int dso__load_pe_symbols(struct dso *dso, const char *debugfile)
 out_close:
 	close(fd);
 	return err;
+}
+
+/*
+ * Read the size and the sections of the PE32+ image that starts the file of
+ * @dso, from the first page of the file: Wine maps that page at the image base
+ * when it copies the sections out of the file (see maps__fixup_pe_image()).
+ * Returns 0, or -1 if the page holds no x86-64 PE32+ headers.
+ */
+int dso__read_pe_image(struct dso *dso, struct machine *machine,
+		       struct pe_image *image)
+{
+	struct pe_file pe;
+	u8 buf[4096];	/* the page that Wine maps */
+	off_t size;
+	ssize_t len;
+	u32 i;
+
+	len = dso__data_read_offset(dso, machine, 0, buf, sizeof(buf));
+	if (len < 0 || pe__init(&pe, buf, len))
+		return -1;
+	size = dso__data_size(dso, machine);
+	if (size < 0)
+		return -1;
+
+	image->size = pe.image_size;
+	image->nr_sects = 0;
+	for (i = 0; i < pe.nr_sects; i++) {
+		const struct pe_sect_hdr *sect = &pe.sects[i];
+		struct pe_image_sect *isect = &image->sects[image->nr_sects];
+
+		isect->rva = le32_to_cpu(sect->va);
+		isect->offset = le32_to_cpu(sect->raw_off);
+		isect->size = pe__sect_size(sect);
+		/*
+		 * A section at offset 0 has no data, one that ends beyond the
+		 * file makes the loader refuse the image.
+		 */
+		if (isect->offset && isect->size &&
+		    (u64)isect->offset + isect->size <= (u64)size)
+			image->nr_sects++;
+	}
+	return 0;
 }

@@ -87,3 +87,19 @@ u8 *pe_load(const char *path, u32 *image_size, u64 *base)
 	free(file);
 	return img;
 }
+
+u8 *pe_load_laid_out(const char *path, u32 *image_size, u64 *base)
+{
+	size_t len;
+	u8 *img = read_file(path, &len);
+	u32 nt = le32(img + 0x3c), opt = nt + 24;
+
+	if ((u64)opt + 112 > len || le16(img + opt) != 0x20b ||
+	    le32(img + opt + 56) != len) {
+		fprintf(stderr, "%s: not a PE32+ image of SizeOfImage bytes\n", path);
+		exit(2);
+	}
+	*image_size = len;
+	*base = le32(img + opt + 24) | (u64)le32(img + opt + 28) << 32;
+	return img;
+}

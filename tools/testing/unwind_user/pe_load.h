@@ -11,5 +11,11 @@
 
 /* The image (malloc'ed), its SizeOfImage and its preferred base. */
 u8 *pe_load(const char *path, u32 *image_size, u64 *base);
+/*
+ * The same from a file that holds an image as a loader laid it out (RVA ==
+ * file offset, SizeOfImage bytes: a copy of a process's memory); the base
+ * is the one its headers name.
+ */
+u8 *pe_load_laid_out(const char *path, u32 *image_size, u64 *base);
 
 #endif

@@ -11,7 +11,8 @@
  * output is "image SIZE ENTRIES" or "init -ERRNO REASON".
  *
  * pe-oracle --image-out SEED FILE writes the mapped image as a seed of the
- * PE fuzz target instead.
+ * PE fuzz target instead.  pe-oracle --laid-out IMAGE takes an image already
+ * laid out, as a process has it in memory (pe_load_laid_out()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -68,12 +69,15 @@ int main(int argc, char **argv)
 		free(img);
 		return 0;
 	}
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s PE-FILE < queries\n"
+	if (argc == 3 && !strcmp(argv[1], "--laid-out")) {
+		img = pe_load_laid_out(argv[2], &image_size, &base);
+	} else if (argc == 2) {
+		img = pe_load(argv[1], &image_size, &base);
+	} else {
+		fprintf(stderr, "usage: %s [--laid-out] PE-FILE < queries\n"
 			"       %s --image-out SEED PE-FILE\n", argv[0], argv[0]);
 		return 2;
 	}
-	img = pe_load(argv[1], &image_size, &base);
 	fake_user_reset();
 	fake_user_map(base, img, image_size);
 	ret = pe_unwind_image_init(&pe, base, image_size, &why);

@@ -368,7 +368,10 @@ def check_image(path, args):
         next((f for f in funcs if f[0] <= rva < f[1]), None)
 
     queries = "".join("%x %d\n" % (rva, e) for rva in pcs for e in (0, 1))
-    out = subprocess.run([args.tool, path], input=queries, capture_output=True,
+    tool = [args.tool, path]
+    if args.laid_out:
+        tool = [args.tool, "--laid-out", args.laid_out]
+    out = subprocess.run(tool, input=queries, capture_output=True,
                          text=True, check=True).stdout.splitlines()
     head = out[0].split()
     if head[0] != "image" or int(head[2]) != len(funcs):
@@ -415,8 +418,13 @@ def main():
     ap.add_argument("--max-pcs", type=int, default=0,
                     help="look up a sample of this many pcs per image")
     ap.add_argument("--show", type=int, default=20)
+    ap.add_argument("--laid-out", metavar="IMAGE",
+                    help="the tool reads IMAGE, the one file given as a process "
+                    "has it in memory (RVA == file offset); objdump the file")
     ap.add_argument("images", nargs="+")
     args = ap.parse_args()
+    if args.laid_out and len(args.images) != 1:
+        ap.error("--laid-out takes one file")
     funcs = lookups = bad = 0
     for path in args.images:
         f, n, b = check_image(path, args)

@@ -415,6 +415,69 @@ static void test_headers(void)
 	      "out of range");
 }
 
+/*
+ * An image the kernel found by itself (pe_unwind_image_find()): its size
+ * from its headers, the pc inside it, the table taken as the headers say
+ * without reading it all.
+ */
+static void test_find(void)
+{
+	static const u32 unsorted[] = { TXT(0x40), TXT(0x50), TXT(0x20),
+					TXT(0x30) };
+	unsigned long pc = PB_BASE + TXT(0x8);
+	enum pe_unwind_check why;
+	unsigned int i;
+	int ret;
+	u32 ui;
+
+	pb_init();
+	ui = pb_add_info(1, 0, 0, 0, 0, NULL, 0, NULL);
+	pb_add_rf(TXT(0), TXT(0x10), ui);
+	pb_add_rf(TXT(0x20), TXT(0x30), ui);
+	pb_map(PB_SIZE);
+	ret = pe_unwind_image_find(&IMG, PB_BASE, PB_BASE + SZ_4G, pc, &why);
+	CHECK(!ret && IMG.base == PB_BASE && IMG.size == PB_SIZE &&
+	      IMG.table == PB_PDATA && IMG.nr_entries == 2,
+	      "valid: %d (%s) size %#x entries %u", ret,
+	      pe_unwind_check_str(why), IMG.size, IMG.nr_entries);
+	CHECK(!find(TXT(0x8), 0, &(struct pe_unwind_frame){}),
+	      "valid: no frame");
+
+	ret = pe_unwind_image_find(&IMG, PB_BASE, PB_BASE + SZ_4G,
+				   PB_BASE + PB_SIZE, &why);
+	CHECK(ret == -ENOEXEC && why == PE_UNWIND_BAD_IMAGE_SIZE,
+	      "pc past SizeOfImage: %d (%s)", ret, pe_unwind_check_str(why));
+	ret = pe_unwind_image_find(&IMG, PB_BASE, PB_BASE + SZ_4G,
+				   PB_BASE - 1, &why);
+	CHECK(ret == -ENOEXEC && why == PE_UNWIND_BAD_RANGE,
+	      "pc below the base: %d (%s)", ret, pe_unwind_check_str(why));
+	ret = pe_unwind_image_find(&IMG, PB_BASE, pc + 0x10, pc, &why);
+	CHECK(ret == -ENOEXEC && why == PE_UNWIND_BAD_IMAGE_SIZE,
+	      "SizeOfImage past the limit: %d (%s)", ret,
+	      pe_unwind_check_str(why));
+
+	/* A truncated header, corrupt headers: refused, as for init */
+	pb_map(0x30);
+	ret = pe_unwind_image_find(&IMG, PB_BASE, PB_BASE + SZ_4G, pc, &why);
+	CHECK(ret == -EFAULT && why == PE_UNWIND_FAULT, "truncated: %d", ret);
+	pb_init();
+	PB.img[PB_NT + 1] = 'X';
+	pb_map(PB_SIZE);
+	ret = pe_unwind_image_find(&IMG, PB_BASE, PB_BASE + SZ_4G, pc, &why);
+	CHECK(ret == -ENOEXEC && why == PE_UNWIND_BAD_PE_MAGIC,
+	      "no PE signature: %d (%s)", ret, pe_unwind_check_str(why));
+
+	/* The table is not read here: an unsorted one is left to lookups. */
+	pb_init();
+	ui = pb_add_info(1, 0, 0, 0, 0, NULL, 0, NULL);
+	for (i = 0; i < 4; i += 2)
+		pb_add_rf(unsorted[i], unsorted[i + 1], ui);
+	pb_map(PB_SIZE);
+	ret = pe_unwind_image_find(&IMG, PB_BASE, PB_BASE + SZ_4G, pc, &why);
+	CHECK(!ret && IMG.nr_entries == 2, "unsorted: %d (%s)", ret,
+	      pe_unwind_check_str(why));
+}
+
 /* ------------------------------------------------------------------ */
 /* Lookup */
 
@@ -1752,6 +1815,7 @@ int main(int argc, char **argv)
 		void (*fn)(void);
 	} tests[] = {
 		{ "pe: image headers and function table checks", test_headers },
+		{ "pe: an image found by the kernel, by a pc in it", test_find },
 		{ "pe: binary search, leaves, bounded reads", test_lookup },
 		{ "pe: PUSH_NONVOL, ALLOC_SMALL, ALLOC_LARGE (both forms), partial prologs",
 		  test_push_alloc },

@@ -105,6 +105,40 @@ static void test_cache_rows(void)
 UNIT_TEST(test_cache_rows, "row cache: hit, miss, generation, word size, eviction, bound",
 	  0);
 
+/*
+ * "No FDE covers this pc" is a row too: found again as such, with its
+ * cost, under its generation only; no frame a walk can use looks like it.
+ */
+static void test_cache_none(void)
+{
+	struct unwind_user_frame none, got, a = cache_frame(16);
+	struct unwind_user_cache *c = unwind_user_cache_alloc();
+	unsigned long pc = 0x402000;
+	unsigned int cost = 0;
+
+	CHECK(c, "no cache");
+	if (!c)
+		return;
+	unwind_user_frame_set_none(&none);
+	CHECK(unwind_user_frame_is_none(&none) && !unwind_user_frame_is_none(&a),
+	      "a none frame is not told from a frame");
+	unwind_user_cache_insert(c, pc, 8, 1, &none, 3);
+	memset(&got, 0x5a, sizeof(got));
+	CHECK(unwind_user_cache_lookup(c, pc, 8, 1, &got, &cost) &&
+	      unwind_user_frame_is_none(&got) && cost == 3,
+	      "none row: not found as such (cost %u)", cost);
+	CHECK(!unwind_user_cache_lookup(c, pc, 8, 2, &got, &cost),
+	      "none row: found under the next generation");
+	/* A frame found later for the pc replaces it. */
+	unwind_user_cache_insert(c, pc, 8, 1, &a, 7);
+	CHECK(unwind_user_cache_lookup(c, pc, 8, 1, &got, &cost) &&
+	      !unwind_user_frame_is_none(&got) && frame_eq(&got, &a),
+	      "the frame did not replace the none row");
+	unwind_user_cache_free(c);
+}
+
+UNIT_TEST(test_cache_none, "row cache: a pc no FDE covers, kept as a row", 0);
+
 /* The registry's lookup with the cache in front, as registry.c has it. */
 struct unwind_user_cache *unit_cache;
 static u64 unit_gen = 1;

@@ -30,7 +30,8 @@ static int walk_registry_find_frame(unsigned long pc, unsigned int ws,
 
 #include "walk.h"
 
-struct task_struct walk_task;
+static struct signal_struct walk_signal;
+struct task_struct walk_task = { .signal = &walk_signal };
 static const struct walk_state *walk_current;
 static walk_find_t walk_find;
 unsigned int walk_lookup_flags;
@@ -123,6 +124,7 @@ unsigned int walk_unwind(const struct walk_state *st, walk_find_t find,
 	walk_current = st;
 	walk_find = find;
 	memset(&walk_task, 0, sizeof(walk_task));
+	walk_task.signal = &walk_signal;
 	walk_task.regs.ip = st->ip;
 	walk_task.regs.sp = st->sp;
 	walk_task.regs.bp = st->fp;

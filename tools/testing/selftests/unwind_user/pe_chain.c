@@ -10,9 +10,21 @@
  *     must show the exact chain through both to main.  Program frames are
  *     named from its ELF symbol table, DLL frames from the DLL's own COFF
  *     symbol table, never by the unwinder.
- *   - no_register: the same without the registration: no chain may reach
- *     main, or the chain test would not show that the PE table does it
- *     (the kernel finds no table in a PE file by itself: it is no ELF);
+ *   - discovered, discovered_anon: the same without the registration, the
+ *     DLL mapped from its file or copied into anonymous memory: the kernel
+ *     finds the image by its headers at the first sample that needs it
+ *     (the module is loaded), lists it "discovered pe", and the chains are
+ *     the same;
+ *   - no_discover: registering nothing with kernel.unwind_tables_discover
+ *     at 0: no chain may reach main, or the tests above would not show
+ *     that the PE table does it;
+ *   - bad_header: the image copied into anonymous memory with its headers
+ *     corrupted there (no signature, NT headers cut off by the end of the
+ *     page, a SizeOfImage that ends before the code, the exception
+ *     directory outside the image, the wrong machine): the code runs, is
+ *     sampled, and the kernel marks it "discovered none" instead of
+ *     finding an image; no chain reaches main, and nothing lands in the
+ *     kernel log;
  *   - bad_input: corrupt copies of the DLL (headers, directory, table
  *     order, machine): each registration fails with its documented errno
  *     and leaves the registrations in /proc/self/unwind_tables as they
@@ -60,7 +72,7 @@ static void prog_path(char *buf, size_t size, const char *name)
 }
 
 FIXTURE(pe) {
-	char host[PATH_MAX], dll[PATH_MAX];
+	char host[PATH_MAX], dll[PATH_MAX], tables[64];
 	struct pe_file pf;
 	struct elf_dsos dsos;
 	struct chain_capture cap;
@@ -71,6 +83,7 @@ FIXTURE_SETUP(pe)
 {
 	prog_path(self->host, sizeof(self->host), HOST_NAME);
 	prog_path(self->dll, sizeof(self->dll), DLL_NAME);
+	snprintf(self->tables, sizeof(self->tables), "/tmp/pe_chain.%d.tables", getpid());
 	ASSERT_EQ(0, access(self->host, X_OK)) TH_LOG("no %s", self->host);
 	ASSERT_EQ(0, pe_file_load(&self->pf, self->dll));
 }
@@ -78,6 +91,7 @@ FIXTURE_SETUP(pe)
 FIXTURE_TEARDOWN(pe)
 {
 	chain_free(&self->cap);
+	unlink(self->tables);
 	elf_dsos_free(&self->dsos);
 	pe_file_free(&self->pf);
 }
@@ -140,7 +154,7 @@ static bool chain_has(struct _test_data_pe *self, const struct chain_sample *s,
 static void run(struct __test_metadata *_metadata, struct _test_data_pe *self,
 		const char *mode)
 {
-	char *argv[] = { self->host, self->dll, (char *)mode, SPIN_MS, NULL };
+	char *argv[] = { self->host, self->dll, (char *)mode, SPIN_MS, self->tables, NULL };
 	struct perf_event_attr attr;
 	int ret;
 
@@ -151,7 +165,12 @@ static void run(struct __test_metadata *_metadata, struct _test_data_pe *self,
 		TH_LOG("%s exited with status %#x", argv[0], self->cap.exit_status);
 }
 
-TEST_F(pe, chain)
+/*
+ * Every sample in pe_spin or cb_spin of a run of @mode has the whole chain
+ * through the DLL and back.
+ */
+static void check_chains(struct __test_metadata *_metadata,
+			 struct _test_data_pe *self, const char *mode)
 {
 	/* In the DLL, and back in the program called from the DLL. */
 	static const char * const in_dll[] = {
@@ -162,7 +181,7 @@ TEST_F(pe, chain)
 	};
 	unsigned int dll = 0, dll_good = 0, cb = 0, cb_good = 0, bad = 0;
 
-	run(_metadata, self, "register");
+	run(_metadata, self, mode);
 	for (unsigned int i = 0; i < self->cap.nr_samples; i++) {
 		const struct chain_sample *s = &self->cap.samples[i];
 		const char *leaf;
@@ -197,11 +216,50 @@ TEST_F(pe, chain)
 	EXPECT_EQ(cb, cb_good);
 }
 
-TEST_F(pe, no_register)
+/* The lines of the child's /proc/PID/unwind_tables of @origin and @format over the image. */
+static unsigned int image_listed(struct _test_data_pe *self, const char *origin,
+				 const char *format)
 {
-	unsigned int in_spin = 0, to_main = 0;
+	uint64_t spin = self->pf.image_base + pe_file_sym_rva(&self->pf, "pe_spin");
+	unsigned long long start, end;
+	char line[256], o[32], f[32];
+	unsigned int n = 0;
+	FILE *in = fopen(self->tables, "r");
 
-	run(_metadata, self, "noregister");
+	while (in && fgets(line, sizeof(line), in)) {
+		if (sscanf(line, "%llx-%llx %31s %31s", &start, &end, o, f) == 4 &&
+		    !strcmp(o, origin) && !strcmp(f, format) && start <= spin && spin < end)
+			n++;
+	}
+	if (in)
+		fclose(in);
+	return n;
+}
+
+TEST_F(pe, chain)
+{
+	check_chains(_metadata, self, "register");
+	EXPECT_EQ(1U, image_listed(self, "prctl", "pe"));
+}
+
+/* What the kernel finds without a registration: the same chains. */
+TEST_F(pe, discovered)
+{
+	check_chains(_metadata, self, "noregister");
+	EXPECT_EQ(1U, image_listed(self, "discovered", "pe"));
+}
+
+TEST_F(pe, discovered_anon)
+{
+	check_chains(_metadata, self, "anon");
+	EXPECT_EQ(1U, image_listed(self, "discovered", "pe"));
+}
+
+/* The chains of the last run through pe_spin or cb_spin that reach main. */
+static void count_main(struct __test_metadata *_metadata, struct _test_data_pe *self,
+		       unsigned int *in_spin, unsigned int *to_main)
+{
+	*in_spin = *to_main = 0;
 	for (unsigned int i = 0; i < self->cap.nr_samples; i++) {
 		const struct chain_sample *s = &self->cap.samples[i];
 		const char *leaf;
@@ -211,16 +269,61 @@ TEST_F(pe, no_register)
 		leaf = frame_name(self, s, 0);
 		if (strcmp(leaf, "pe_spin") && strcmp(leaf, "cb_spin"))
 			continue;
-		in_spin++;
-		if (chain_has(self, s, "main") && to_main++ < 3) {
+		(*in_spin)++;
+		if (chain_has(self, s, "main") && (*to_main)++ < 3) {
 			format_chain(self, s);
 			TH_LOG("reached main without the PE table:%s", self->chain);
 		}
 	}
+}
+
+TEST_F(pe, no_discover)
+{
+	unsigned int in_spin, to_main;
+	int was = ut_read_discover();
+
+	ASSERT_LE(0, was);
+	ASSERT_EQ(0, ut_write_discover(0));
+	run(_metadata, self, "noregister");
+	ut_write_discover(was);
+	count_main(_metadata, self, &in_spin, &to_main);
 	ksft_print_msg("%u samples in pe_spin or cb_spin, %u reached main\n",
 		       in_spin, to_main);
 	EXPECT_LE(MIN_SAMPLES, in_spin);
 	EXPECT_EQ(0U, to_main);
+	EXPECT_EQ(0U, image_listed(self, "discovered", "pe"));
+}
+
+/* Headers corrupted in memory: a marker, no image, nothing in the log. */
+TEST_F(pe, bad_header)
+{
+	static const char * const what[PE_HOST_NR_BAD] = {
+		[PE_HOST_BAD_SIG]	= "no PE signature",
+		[PE_HOST_BAD_LFANEW]	= "NT headers cut off by the end of the page",
+		[PE_HOST_BAD_SIZE]	= "SizeOfImage ends before the code",
+		[PE_HOST_BAD_DIR]	= "exception directory outside the image",
+		[PE_HOST_BAD_MACHINE]	= "machine i386",
+	};
+	unsigned int in_spin, to_main;
+	char mode[32], msg[512];
+	int kmsg = ut_kmsg_open();
+
+	ASSERT_LE(0, kmsg);
+	for (int bad = 1; bad < PE_HOST_NR_BAD; bad++) {
+		snprintf(mode, sizeof(mode), "anon-bad-%d", bad);
+		chain_free(&self->cap);
+		run(_metadata, self, mode);
+		count_main(_metadata, self, &in_spin, &to_main);
+		ksft_print_msg("%s: %u samples in pe_spin or cb_spin, %u reached main, marker %u\n",
+			       what[bad], in_spin, to_main,
+			       image_listed(self, "discovered", "none"));
+		EXPECT_LE(MIN_SAMPLES, in_spin);
+		EXPECT_EQ(0U, to_main);
+		EXPECT_EQ(0U, image_listed(self, "discovered", "pe")) TH_LOG("%s", what[bad]);
+		EXPECT_EQ(1U, image_listed(self, "discovered", "none")) TH_LOG("%s", what[bad]);
+	}
+	EXPECT_FALSE(ut_kmsg_splat(kmsg, msg, sizeof(msg))) TH_LOG("%s", msg);
+	close(kmsg);
 }
 
 static uint16_t rd16(const uint8_t *p) { return p[0] | p[1] << 8; }
@@ -434,18 +537,18 @@ static void modprobe_restore(const char *old)
 	}
 }
 
-/* Does the modprobe script's log hold the line @what? */
-static bool modprobe_asked(const char *what)
+/* How many times the modprobe script's log holds the line @what. */
+static unsigned int modprobe_asked(const char *what)
 {
+	unsigned int n = 0;
 	char line[128];
-	bool found = false;
 	FILE *f = fopen(MODPROBE_LOG, "r");
 
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = !strncmp(line, what, strlen(what)) && line[strlen(what)] == '\n';
+	while (f && fgets(line, sizeof(line), f))
+		n += !strncmp(line, what, strlen(what)) && line[strlen(what)] == '\n';
 	if (f)
 		fclose(f);
-	return found;
+	return n;
 }
 
 static int module_refs(void)
@@ -494,30 +597,40 @@ TEST_F(pe, module)
 	EXPECT_EQ(refs, module_refs());
 
 	/*
-	 * Without other users, it goes; a PE registration then asks for it,
-	 * and fails with ENOPROTOOPT when modprobe cannot load it.
+	 * Without other users, it goes; a PE registration then asks modprobe
+	 * for it, and loads it.  Once it is gone again, the registrations of
+	 * the next minute do not ask again, and fail with ENOPROTOOPT: a
+	 * module that does not come is not asked for at every registration.
 	 */
 	if (refs == 0) {
 		char name[32], old[PATH_MAX];
+		unsigned int i, refused = 0;
 		int ret;
 
 		snprintf(name, sizeof(name), "unwind-user-format-%d", PR_EH_FRAME_FORMAT_PE);
 		EXPECT_EQ(0, syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK))
 			TH_LOG("delete_module: %s", strerror(errno));
 		EXPECT_EQ(-1, module_refs());
-		EXPECT_EQ(-ENOPROTOOPT, register_pe(img, size));
 
 		/* A modprobe that finds it: the registration loads the module. */
 		ASSERT_EQ(0, modprobe_set(ko, old, sizeof(old)))
 			TH_LOG("cannot install %s: %s", MODPROBE_PATH, strerror(errno));
 		ret = register_pe(img, size);
-		modprobe_restore(old);
 		EXPECT_EQ(0, ret) TH_LOG("registration with the module unloaded: %s",
 					 strerror(-ret));
-		EXPECT_TRUE(modprobe_asked(name)) TH_LOG("modprobe was not asked for %s", name);
+		EXPECT_EQ(1U, modprobe_asked(name)) TH_LOG("modprobe was not asked for %s", name);
 		EXPECT_EQ(ret ? -1 : 1, module_refs());
 		if (!ret)
 			EXPECT_EQ(0, unregister_pe(img, size));
+
+		EXPECT_EQ(0, syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK))
+			TH_LOG("delete_module: %s", strerror(errno));
+		for (i = 0; i < 100; i++)
+			refused += register_pe(img, size) == -ENOPROTOOPT;
+		modprobe_restore(old);
+		EXPECT_EQ(100U, refused);
+		EXPECT_EQ(1U, modprobe_asked(name))
+			TH_LOG("modprobe asked %u times in the minute", modprobe_asked(name));
 
 		/* Whatever happened, the tests after this one need the module. */
 		if (module_refs() < 0) {

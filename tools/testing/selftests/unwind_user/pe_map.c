@@ -182,6 +182,9 @@ void *pe_file_map(const struct pe_file *pf, const char *path)
 			goto bad;
 	}
 	close(fd);
+	/* A loader reads the headers it mapped, as Wine does. */
+	if (base[0] != 'M' || base[1] != 'Z')
+		return fail(path, "no MZ header where it is mapped"), NULL;
 	if (has_imports(pf, base))
 		return fail(path, "has imports: this loader resolves none"), NULL;
 	return base;
@@ -205,6 +208,28 @@ int pe_file_copy(const struct pe_file *pf, void *where)
 		if (va + (uint64_t)vsize > pf->image_size || off + (uint64_t)len > pf->size)
 			return -1;
 		memcpy(base + va, pf->data + off, len);
+	}
+	return 0;
+}
+
+int pe_file_protect(const struct pe_file *pf, void *where)
+{
+	uint8_t *base = where;
+
+	if (mprotect(base, ROUND_UP(pf->headers_size), PROT_READ))
+		return -1;
+	for (unsigned int i = 0; i < pf->nr_secs; i++) {
+		const uint8_t *sec = pf->data + pf->sec_off + i * SEC_SIZE;
+		uint32_t vsize = rd32(sec + 8), va = rd32(sec + 12);
+		uint32_t flags = rd32(sec + 36);
+		int prot = PROT_READ;
+
+		if (flags & SCN_EXEC)
+			prot |= PROT_EXEC;
+		if (flags & SCN_WRITE)
+			prot |= PROT_WRITE;
+		if (va % PAGE || mprotect(base + va, ROUND_UP(vsize), prot))
+			return -1;
 	}
 	return 0;
 }

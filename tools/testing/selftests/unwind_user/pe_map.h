@@ -40,12 +40,24 @@ void *pe_file_map(const struct pe_file *pf, const char *path);
  * aligned, image_size bytes), for tests that corrupt it.
  */
 int pe_file_copy(const struct pe_file *pf, void *where);
+/* Then give its headers and sections the protections Wine gives them. */
+int pe_file_protect(const struct pe_file *pf, void *where);
 /* The function that covers @rva, or NULL. */
 const struct pe_sym *pe_file_sym(const struct pe_file *pf, uint32_t rva);
 /* The file offset of @rva, or -1 if no section holds it in the file. */
 int64_t pe_file_rva_to_offset(const struct pe_file *pf, uint32_t rva);
 /* The rva of the function named @name, or 0. */
 uint32_t pe_file_sym_rva(const struct pe_file *pf, const char *name);
+
+/* What pe_host's "anon-bad-N" does to the headers it copied (pe_chain.c). */
+enum pe_host_bad {
+	PE_HOST_BAD_SIG = 1,	/* no "PE\0\0" signature */
+	PE_HOST_BAD_LFANEW,	/* NT headers cut off by the end of the first page */
+	PE_HOST_BAD_SIZE,	/* SizeOfImage ends before the code */
+	PE_HOST_BAD_DIR,	/* the exception directory outside the image */
+	PE_HOST_BAD_MACHINE,	/* i386, not AMD64 */
+	PE_HOST_NR_BAD
+};
 
 /* Offsets into the headers (PE32+). */
 #define PE_LFANEW		0x3c

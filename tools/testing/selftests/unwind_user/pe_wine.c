@@ -33,14 +33,13 @@
  * reach main as well.
  *
  * The program registers itself and Wine's loaded modules with the prctl.
- * Then a control: the same program registering nothing.  Its chain must not
- * reach main, or the first run would not show that the PE registrations
- * made it: the kernel's discovery finds no table in a PE file (it is no
- * ELF; Wine maps pe_wine_prog.exe, linked with 4096-byte file alignment,
- * and its own DLLs from their files), and marks what it probed "discovered
- * none" in /proc/PID/unwind_tables, which must list no PE image.  The unix
- * side has its control too: registering nothing, no sample there may get
- * back to main.  Last, a figure and no check: the unix call dispatcher of
+ * Then a control: the same program registering nothing, with the kernel's
+ * discovery off (kernel.unwind_tables_discover=0: the kernel finds PE
+ * images by itself, pe_stock.c's test).  Its chain must not reach main, or
+ * the first run would not show that the PE registrations made it, and
+ * /proc/PID/unwind_tables must list no PE image and nothing the kernel
+ * found.  The unix side has its control too: registering nothing, no
+ * sample there may get back to main.  Last, a figure and no check: the unix call dispatcher of
  * the stock wine 8.0 (gethostname() in a loop, through ws2_32.so).
  *
  *   pe_wine WINE64 EXE OUT [--loader-registers]
@@ -70,6 +69,7 @@
 
 #include "pe_map.h"
 #include "perf_chain.h"
+#include "unwind_table.h"
 
 #define MAX_TRACE	64
 #define MAX_MODS	64
@@ -560,14 +560,15 @@ static void check_control(struct run *r, uint64_t probe)
 	printf("# %s: unwind_tables after the walk:\n", r->tag);
 	for (const char *p = r->tables_after; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : 0)
 		printf("#   %.*s\n", (int)strcspn(p, "\n"), p);
+	/* Empty, with discovery off. */
 	tap(!r->nr_reg && !table_has(r->tables_before, "prctl", "pe", 0, 0) &&
-	    !table_has(r->tables_after, "prctl", "pe", 0, 0) && r->tables_after &&
-	    *r->tables_after, "%s: the program registered nothing, and unwind_tables %s",
-	    r->tag, "lists no PE image before or after the walk");
-	/* The kernel looked at the program's text, and found no ELF there. */
-	tap(table_has(r->tables_after, "discovered", "none", probe, probe),
-	    "%s: discovery marked %s's text at the probe \"discovered none\"", r->tag,
-	    exe_name);
+	    !table_has(r->tables_after, "prctl", "pe", 0, 0) && r->tables_after,
+	    "%s: the program registered nothing, and unwind_tables %s", r->tag,
+	    "lists no PE image before or after the walk");
+	/* Discovery is off: the kernel found nothing there by itself. */
+	tap(!ut_find_origin(r->tables_after, "found", probe, probe + 1, NULL),
+	    "%s: with discovery off, unwind_tables lists nothing found over %s's text at the probe",
+	    r->tag, exe_name);
 
 	for (i = 0; i < n; i++) {
 		const struct chain_sample *s = &r->cap.samples[i];
@@ -709,8 +710,9 @@ int main(int argc, char **argv)
 		{ .tag = "unixcall-stock", .mode = "unixcall", .unix_side = true, .figure = true },
 	};
 	struct perf_event_attr attr, clock;
+	int discover = ut_read_discover();
 	unsigned int nr_runs = 5, i;
-	bool loader = false;
+	bool loader = false, control;
 	uint64_t probe;
 	struct pe_file pf;
 	int64_t off;
@@ -749,7 +751,12 @@ int main(int argc, char **argv)
 		snprintf(r->out, sizeof(r->out), "%s-%s", argv[3], r->tag);
 		snprintf(r->go, sizeof(r->go), "%s.go", r->out);
 		snprintf(r->end, sizeof(r->end), "%s.end", r->go);
+		control = strstr(r->mode, "-none");
+		if (control && ut_write_discover(0))
+			printf("# %s: cannot turn discovery off\n", r->tag);
 		run_program(r, argv, r->unix_side ? &clock : &attr);
+		if (control)
+			ut_write_discover(discover < 0 ? 1 : discover);
 		if (r->unix_side) {
 			if (!r->figure && !loader)
 				tap(!strcmp(r->mode, "unix-none") ? !r->nr_reg :

@@ -11,7 +11,8 @@
  *
  *   pe_wine_prog.exe OUT [wait|wait-none|wait-loader FILE | unix|unix-none|
  *                         unix-loader|unixcall-loader FILE |
- *                         spin|spin-loader MS]
+ *                         spin|spin-loader MS | stock-spin|stock-unix X |
+ *                         stock-wait FILE]
  *
  * Output lines: "module BASE SIZE NAME" for each module Wine has loaded,
  * "register BASE SIZE NAME ERR" for each it registered, "func NAME START
@@ -43,6 +44,28 @@
  * Wine's MultiByteToWideChar() and, once a round, on Wine's unix side
  * (SwitchToThread()), for perf to sample; "spin-loader MS" registers
  * nothing (patches/wine's loader does).
+ *
+ * The "stock" modes are pe_stock.c's, for a stock Wine and a kernel that
+ * finds PE images by itself: the program registers nothing, loads
+ * pe_stock_dll.dll (LoadLibrary: it must sit next to the program) and goes
+ * three frames deeper, main -> pe_w_a -> pe_w_b -> pe_w_c -> pe_w_d ->
+ * pe_w_e, to the bottom of its mode:
+ *
+ *   "stock-spin X": pe_w_leaf, a leaf without a frame, spins for
+ *   STOCK_SPIN_MS milliseconds (pe_w_e calls it again and again);
+ *   "stock-unix X": pe_w_unix's loop on Wine's unix side, as "unix" does;
+ *   "stock-wait FILE": pe_w_mark, as "wait-none FILE" does, which calls
+ *   pe_s_dll_probe of the DLL after pe_w_probe ("dllret IP" is where that
+ *   returned to); a uprobe goes on either.
+ *
+ * "stock-spin" and "stock-unix" print "flag ADDR" after their pid, the
+ * address of a word pe_stock.c writes through /proc/PID/mem: they spin in
+ * pe_w_wait (a loop of their own, all PE code) until it is 1, go down
+ * their chain, say "done", spin in pe_w_wait again until it is 2, and
+ * leave with exit_group().  pe_stock.c samples the program from its
+ * start, and lets it go down the chain once the kernel has found its
+ * image (or that it will not): the first samples of a run may miss while
+ * the kernel loads its PE module.
  */
 #include <winsock2.h>
 #include <windows.h>
@@ -58,6 +81,9 @@
 #define NR_GETPID		39
 #define NR_EXIT_GROUP		231
 #define UNIX_MS			2500
+#define STOCK_SPIN_MS		3000
+/* pe_w_wait gives up after two minutes: pe_stock.c may be gone. */
+#define STOCK_WAIT_MS		120000
 
 struct prctl_eh_frame {
 	unsigned int format, flags;
@@ -70,6 +96,12 @@ volatile int sink;
 static FILE *out;
 static unsigned long long spin_ms, unix_ms;
 static int unix_calls;
+/* The stock modes: the chain goes through pe_w_d and pe_w_e. */
+static int stock, stock_spin;
+/* pe_stock.c's word (see the top) */
+static volatile LONG stock_go;
+static void (*dll_probe)(void **ret);
+static void *dll_ret;
 
 /* A Linux system call from Windows code: -errno or the result. */
 static long long linux_syscall5(long long nr, long long a1, long long a2,
@@ -168,6 +200,8 @@ __attribute__((noinline)) void pe_w_mark(void)
 	fprintf(out, "\n");
 	fflush(out);
 	pe_w_probe();
+	if (dll_probe)
+		dll_probe(&dll_ret);
 	sink++;
 }
 
@@ -210,11 +244,60 @@ __attribute__((noinline)) void pe_w_unix(void)
 	}
 }
 
+/* A leaf without a frame: the return address is at the stack pointer. */
+__attribute__((noinline)) void pe_w_leaf(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		sink += i;
+}
+
+/* Keeps a double across calls: xmm6 saved (UWOP_SAVE_XMM128). */
+__attribute__((noinline)) void pe_w_e(int n)
+{
+	ULONGLONG end = GetTickCount64() + STOCK_SPIN_MS;
+	double x = sink * 0.5;
+
+	if (stock_spin) {
+		while (GetTickCount64() < end)
+			pe_w_leaf(20000 + (n & 1));
+	} else if (unix_ms) {
+		pe_w_unix();
+	} else {
+		pe_w_mark();
+	}
+	sink += (int)(x * 3.0);
+}
+
+/* More than 128 bytes of locals: UWOP_ALLOC_LARGE. */
+__attribute__((noinline)) void pe_w_d(int n)
+{
+	volatile char buf[512];
+
+	buf[n & 0xff] = (char)n;
+	pe_w_e(n + 1);
+	sink += buf[n & 0xff];
+}
+
+/* Spins until pe_stock.c's word is @level (all PE code, in this image). */
+__attribute__((noinline)) void pe_w_wait(LONG level)
+{
+	ULONGLONG end = GetTickCount64() + STOCK_WAIT_MS;
+	int i;
+
+	while (stock_go < level && GetTickCount64() < end)
+		for (i = 0; i < 20000; i++)
+			sink += i;
+}
+
 __attribute__((noinline)) void pe_w_c(int n)
 {
 	volatile long v[4] = { n, n + 1, n + 2, n + 3 };
 
-	if (unix_ms)
+	if (stock)
+		pe_w_d(n);
+	else if (unix_ms)
 		pe_w_unix();
 	else if (spin_ms)
 		pe_w_spin();
@@ -273,28 +356,51 @@ int main(int argc, char **argv)
 		if (!unix_calls)
 			return 1;
 	}
-	wait = !strncmp(mode, "wait", 4) || unix_ms;
+	if (!strncmp(mode, "stock-", 6)) {
+		HMODULE dll = LoadLibraryA("pe_stock_dll.dll");
+
+		stock = 1;
+		stock_spin = !strcmp(mode, "stock-spin");
+		if (!strcmp(mode, "stock-unix"))
+			unix_ms = UNIX_MS;
+		dll_probe = dll ? (void *)GetProcAddress(dll, "pe_s_dll_probe") : NULL;
+		if (!dll_probe)
+			return 1;
+	}
+	wait = !strncmp(mode, "wait", 4) || (unix_ms && !stock) ||
+	       !strcmp(mode, "stock-wait");
 	/*
 	 * The control registers nothing, nor need a loader that registers
-	 * what it maps (patches/wine).
+	 * what it maps (patches/wine), nor a kernel that finds the images.
 	 */
-	none = strstr(mode, "-none") || strstr(mode, "-loader");
+	none = strstr(mode, "-none") || strstr(mode, "-loader") || stock;
 	register_modules(!none);
 	print_func("kernel32.dll", "BaseThreadInitThunk");
 	print_func("ntdll.dll", "RtlUserThreadStart");
 	fprintf(out, "pid %lld\n", linux_syscall5(NR_GETPID, 0, 0, 0, 0, 0));
+	if (stock && !wait)
+		fprintf(out, "flag %llx\n", (unsigned long long)(ULONG_PTR)&stock_go);
 	fflush(out);
 	if (wait)
 		wait_for(argv[3]);
+	else if (stock)
+		pe_w_wait(1);
 	pe_w_a(argc);
 	if (wait) {
-		fprintf(out, "ret %llx\nprobed\n", (unsigned long long)(ULONG_PTR)probe_ret);
+		fprintf(out, "ret %llx\n", (unsigned long long)(ULONG_PTR)probe_ret);
+		if (stock)
+			fprintf(out, "dllret %llx\n", (unsigned long long)(ULONG_PTR)dll_ret);
+		fprintf(out, "probed\n");
 		fflush(out);
 		snprintf(end, sizeof(end), "%s.end", argv[3]);
 		wait_for(end);
+	} else if (stock) {
+		fprintf(out, "done\n");
+		fflush(out);
+		pe_w_wait(2);
 	}
 	fclose(out);
-	if (unix_ms)
+	if (unix_ms || stock)
 		linux_syscall5(NR_EXIT_GROUP, 0, 0, 0, 0, 0);
 	return 0;
 }

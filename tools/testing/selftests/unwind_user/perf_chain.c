@@ -15,7 +15,13 @@
 
 #include "perf_chain.h"
 
-#define RING_PAGES	256	/* 1 MiB of records: read once, after the run */
+/*
+ * 1 MiB of records, read once, after the run; a program whose runs give more
+ * (deep chains at a high rate) builds this file with a larger count.
+ */
+#ifndef CHAIN_RING_PAGES
+#define CHAIN_RING_PAGES	256
+#endif
 
 static void attr_common(struct perf_event_attr *attr)
 {
@@ -240,7 +246,7 @@ int chain_run_extra(struct chain_capture *cap, struct perf_event_attr *attr,
 	int extra_fds[MAX_RINGS];
 	unsigned int nr_open = 0;
 	size_t page = sysconf(_SC_PAGESIZE);
-	size_t ring_size = (RING_PAGES + 1) * page;
+	size_t ring_size = (CHAIN_RING_PAGES + 1) * page;
 	int go[2], status, fds[MAX_RINGS], nr = 0, ret = 0;
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	void *rings[MAX_RINGS];
@@ -332,7 +338,7 @@ int chain_attach(struct chain_capture *cap, struct perf_event_attr *attr, pid_t 
 		 pid_t child, void (*attached)(void *arg), void *arg)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
-	size_t ring_size = (RING_PAGES + 1) * page;
+	size_t ring_size = (CHAIN_RING_PAGES + 1) * page;
 	unsigned char *buf = NULL;
 	int fd, status, ret = 0;
 	size_t len = 0;
@@ -412,7 +418,7 @@ int chain_attach_tasks(struct chain_capture *cap, struct perf_event_attr *attr,
 {
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t page = sysconf(_SC_PAGESIZE);
-	size_t ring_size = (RING_PAGES + 1) * page;
+	size_t ring_size = (CHAIN_RING_PAGES + 1) * page;
 	unsigned int nr_events = system_wide ? ncpus : nr_pids;
 	int fds[MAX_RINGS], nr = 0, ret = 0;
 	unsigned char *buf = NULL;

@@ -331,6 +331,16 @@ int ut_write_discover(int on)
 	return write_sysctl(UNWIND_TABLES_DISCOVER_PATH, on);
 }
 
+int ut_read_cpu_max(void)
+{
+	return read_sysctl(UNWIND_USER_CPU_MAX_PATH);
+}
+
+int ut_write_cpu_max(int percent)
+{
+	return write_sysctl(UNWIND_USER_CPU_MAX_PATH, percent);
+}
+
 int ut_read_share(void)
 {
 	return read_sysctl(UNWIND_TABLES_SHARE_PATH);
@@ -570,4 +580,43 @@ char *ut_read_registrations(void)
 char *ut_read_entries(void)
 {
 	return read_lines(false);
+}
+
+int ut_proc_start(struct ut_proc *p, char *const argv[])
+{
+	int in[2], out[2];
+
+	p->in = -1;
+	p->out = NULL;
+	if (pipe2(in, O_CLOEXEC))
+		return -1;
+	if (pipe2(out, O_CLOEXEC)) {
+		close(in[0]);
+		close(in[1]);
+		return -1;
+	}
+	p->pid = fork();
+	if (!p->pid) {
+		dup2(in[0], STDIN_FILENO);
+		dup2(out[1], STDOUT_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	p->in = in[1];
+	p->out = fdopen(out[0], "r");
+	if (p->pid < 0 || !p->out)
+		return -1;
+	return 0;
+}
+
+void ut_proc_close(struct ut_proc *p)
+{
+	if (p->in >= 0)
+		close(p->in);
+	if (p->out)
+		fclose(p->out);
+	p->in = -1;
+	p->out = NULL;
 }

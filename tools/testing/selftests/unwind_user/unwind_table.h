@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #ifndef PR_REGISTER_EH_FRAME
@@ -47,6 +48,7 @@ struct prctl_eh_frame {
 #define UNWIND_TABLES_MAX_PATH	"/proc/sys/kernel/unwind_tables_max"
 #define UNWIND_TABLES_DISCOVER_PATH	"/proc/sys/kernel/unwind_tables_discover"
 #define UNWIND_TABLES_SHARE_PATH	"/proc/sys/kernel/unwind_tables_share"
+#define UNWIND_USER_CPU_MAX_PATH	"/proc/sys/kernel/unwind_user_cpu_time_max_percent"
 
 /* .eh_frame_hdr pointer encodings (DW_EH_PE_*) */
 #define EH_PE_absptr	0x00
@@ -161,6 +163,13 @@ int ut_read_share(void);
 int ut_write_share(int on);
 
 /*
+ * The sysctl kernel.unwind_user_cpu_time_max_percent (the share of its CPU
+ * time a task's walks may take; 0 or 100: no bound): the value, or -1.
+ */
+int ut_read_cpu_max(void);
+int ut_write_cpu_max(int percent);
+
+/*
  * A task-clock event sampling the task @pid (0: the caller) every
  * @period_ns ns of its CPU time, in user mode, with deferred user
  * callchains: each sample makes the kernel walk the task's user stack
@@ -201,5 +210,15 @@ int ut_discover(uint64_t start, uint64_t end, void (*spin)(void *), void *arg,
 int ut_debugfs_counter(const char *file, const char *name, long long *val);
 int ut_kmsg_open(void);
 bool ut_kmsg_splat(int fd, char *msg, size_t size);
+
+/* A program started with pipes on its stdin (ours: @in) and stdout (ours: @out). */
+struct ut_proc {
+	pid_t pid;
+	int in;
+	FILE *out;
+};
+
+int ut_proc_start(struct ut_proc *p, char *const argv[]);
+void ut_proc_close(struct ut_proc *p);
 
 #endif

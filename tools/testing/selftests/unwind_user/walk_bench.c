@@ -32,24 +32,40 @@
  *					the tables forgotten and the shared
  *					frames kept (known), then all kept
  *					(warm)
+ *	walk_bench jit [WALKS [SUFFIX]]	no frame pointers, through code of the
+ *					program's own JIT (see jit_root()):
+ *					after a first, untimed walk, cold and
+ *					warm as cfi; with each run, the
+ *					deltas of debugfs unwind_user/registry
+ *					"searches", "searches_none",
+ *					"none_cached" and "marker", if the
+ *					kernel has them
+ *	walk_bench-fp jit-fp [WALKS]	the same stack, walked by frame
+ *					pointers as fp is
  *
  * Each prints one line per run, "walk_bench MODE: F frames, N ns/frame",
  * with F checked against the depth; MODE ends in "-SUFFIX" if one is given
  * (the harness names the kernel.unwind_tables_share setting of the run).
+ * The jit runs also print "registry MODE: walks W searches S searches_none
+ * N none_cached C marker M", the counters' growth over the run.
  * The stack starts at chain_root(), whose CFI marks the return address
  * undefined and which clears the frame pointer: both walks end there (the
  * frame-pointer walk one frame short).  The topmost frame is bottom()
- * itself, which makes the system calls inline.  Figures, not verdicts;
- * harness/bench-kernel-guest.sh puts both side by side.
+ * (jit_bottom() in the jit modes) itself, which makes the system calls
+ * inline.  Figures, not verdicts; harness/bench-kernel-guest.sh puts them
+ * side by side.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "jit_chain.h"
 #include "unwind_table.h"
 
 #define BENCH_PATH	"/sys/kernel/debug/unwind_user/bench"
@@ -115,8 +131,104 @@ asm(".text\n"
 	"	.cfi_endproc\n"
 	".size chain_root, .-chain_root\n");
 
+/*
+ * The jit modes' stack, DEPTH + 2 frames as the others':
+ *
+ *	chain_root
+ *	  -> jit_root			C, CFI (no frame pointer in walk_bench)
+ *	    -> asm_nocfi		the program's text, frame pointer, no FDE
+ *					(jit_chain_asm.S)
+ *	      -> jit 0 .. JIT_DEPTH - 1	anonymous memory, frame pointers, no
+ *					table
+ *		-> jit_bottom		C, CFI, the topmost frame
+ *
+ * so that every walk meets JIT_DEPTH pcs of memory the kernel marks as
+ * having no table, and one that the program's table covers but that no
+ * FDE describes.
+ */
+#define JIT_DEPTH	(DEPTH - 2)
+#define JIT_STRIDE	32
+#define JIT_SIZE	4096
+/* push %rbp; mov %rsp,%rbp; movabs $next,%rax; call *%rax; pop %rbp; ret */
+#define JIT_FN_SIZE	18
+
+_Static_assert(JIT_DEPTH * JIT_STRIDE <= JIT_SIZE, "the JIT's code fits its page");
+
+/* The first function of the JIT: what asm_nocfi() calls. */
+static long (*jit_entry)(long);
+
+/* The topmost frame of the jit modes' walks, called by the JIT's last function. */
+static NOINLINE long jit_bottom(long n)
+{
+	bench_ret = sys3(SYS_write, bench_fd, (long)bench_cmd, bench_len);
+	asm volatile("" ::: "memory");
+	return n;
+}
+
+/* Emit at @p a function that calls @target: JIT_FN_SIZE bytes. */
+static void jit_emit(unsigned char *p, unsigned long target)
+{
+	static const unsigned char head[] = { 0x55, 0x48, 0x89, 0xe5, 0x48, 0xb8 };
+	static const unsigned char tail[] = { 0xff, 0xd0, 0x5d, 0xc3 };
+
+	memcpy(p, head, sizeof(head));
+	memcpy(p + sizeof(head), &target, sizeof(target));
+	memcpy(p + sizeof(head) + sizeof(target), tail, sizeof(tail));
+}
+
+/*
+ * Map the JIT's code read-write, write its JIT_DEPTH functions, each
+ * calling the next and the last jit_bottom(), and make it read-execute.
+ */
+static int jit_build(void)
+{
+	unsigned char *code;
+	unsigned long target;
+	int i;
+
+	code = mmap(NULL, JIT_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (code == MAP_FAILED)
+		return -1;
+	memset(code, 0xcc, JIT_SIZE);
+	for (i = 0; i < JIT_DEPTH; i++) {
+		target = i == JIT_DEPTH - 1 ? (uintptr_t)jit_bottom :
+		       (uintptr_t)(code + JIT_STRIDE * (i + 1));
+		jit_emit(code + JIT_STRIDE * i, target);
+	}
+	if (mprotect(code, JIT_SIZE, PROT_READ | PROT_EXEC))
+		return -1;
+	jit_entry = (long (*)(long))(uintptr_t)code;
+	return 0;
+}
+
+static NOINLINE void jit_root(void)
+{
+	asm_nocfi(0, jit_entry);
+	asm volatile("" ::: "memory");
+}
+
+/* What the jit runs read from debugfs unwind_user/registry. */
+static const char * const registry_names[] = {
+	"searches", "searches_none", "none_cached", "marker",
+};
+
+#define REGISTRY_NR	(sizeof(registry_names) / sizeof(registry_names[0]))
+
+/* The counters, or -1 if the kernel has not all of them. */
+static int registry_read(long long *val)
+{
+	unsigned int i;
+
+	for (i = 0; i < REGISTRY_NR; i++)
+		if (ut_debugfs_counter("registry", registry_names[i], &val[i]))
+			return -1;
+	return 0;
+}
+
 /* The walks start under qsort() in libc, through its callback. */
 static bool via_libc, libc_pending;
+/* They start at jit_root(). */
+static bool via_jit;
 
 static int cmp_calls_f0(const void *a, const void *b)
 {
@@ -140,13 +252,20 @@ static const char *mode_suffix = "";
 
 static int run(const char *mode, const char *cmd)
 {
+	long long before[REGISTRY_NR], after[REGISTRY_NR];
 	unsigned long walks, frames;
+	bool counted = false;
 	unsigned long long ns;
+	unsigned int i;
 
 	bench_cmd = cmd;
 	bench_len = strlen(cmd);
 	libc_pending = true;
-	chain_root(via_libc ? libc_root : f0);
+	if (via_jit)
+		counted = !registry_read(before);
+	chain_root(via_libc ? libc_root : via_jit ? jit_root : f0);
+	if (counted)
+		counted = !registry_read(after);
 	if (bench_ret < 0) {
 		fprintf(stderr, "walk_bench: %s: %s\n", cmd, strerror(-bench_ret));
 		return -1;
@@ -163,6 +282,12 @@ static int run(const char *mode, const char *cmd)
 	}
 	printf("walk_bench %s%s: %lu frames, %.1f ns/frame, %.1f ns/walk\n", mode,
 	       mode_suffix, frames, (double)ns / walks / frames, (double)ns / walks);
+	if (counted) {
+		printf("registry %s%s: walks %lu", mode, mode_suffix, walks);
+		for (i = 0; i < REGISTRY_NR; i++)
+			printf(" %s %lld", registry_names[i], after[i] - before[i]);
+		printf("\n");
+	}
 	/*
 	 * Under qsort(): bottom, f31..f0, the comparison, glibc's sort
 	 * (a few frames), libc_root, chain_root.
@@ -173,8 +298,9 @@ static int run(const char *mode, const char *cmd)
 		return -1;
 	}
 	/*
-	 * bottom, f31..f0, chain_root; the frame-pointer walk stops before
-	 * chain_root, whose caller's frame pointer it finds 0.
+	 * bottom, f31..f0, chain_root (or jit_bottom, the JIT's functions,
+	 * asm_nocfi, jit_root, chain_root); the frame-pointer walk stops
+	 * before chain_root, whose caller's frame pointer it finds 0.
 	 */
 	if (!via_libc && (frames < DEPTH + 1 || frames > DEPTH + 2)) {
 		fprintf(stderr, "walk_bench: %s: %lu frames, want %d or %d\n", mode,
@@ -249,9 +375,16 @@ int main(int argc, char **argv)
 	char cold[32], warm[32], discover[32], known[32], suffix[32] = "";
 
 	if (argc < 2 || (strcmp(argv[1], "fp") && strcmp(argv[1], "cfi") &&
-			 strcmp(argv[1], "uaccess") && strcmp(argv[1], "libc"))) {
-		fprintf(stderr, "usage: walk_bench fp|cfi|libc|uaccess [WALKS [SUFFIX]]\n");
+			 strcmp(argv[1], "uaccess") && strcmp(argv[1], "libc") &&
+			 strcmp(argv[1], "jit") && strcmp(argv[1], "jit-fp"))) {
+		fprintf(stderr,
+			"usage: walk_bench fp|cfi|libc|jit|jit-fp|uaccess [WALKS [SUFFIX]]\n");
 		return 2;
+	}
+	via_jit = !strncmp(argv[1], "jit", 3);
+	if (via_jit && jit_build()) {
+		perror("walk_bench: the JIT");
+		return 1;
 	}
 	bench_fd = open(BENCH_PATH, O_RDWR);
 	if (bench_fd < 0) {
@@ -269,7 +402,7 @@ int main(int argc, char **argv)
 
 	if (!strcmp(argv[1], "uaccess"))
 		return run_uaccess(walks) ? 1 : 0;
-	if (!strcmp(argv[1], "fp")) {
+	if (!strcmp(argv[1], "fp") || !strcmp(argv[1], "jit-fp")) {
 		int discover = ut_read_discover(), ret;
 
 		/* Else the walk would find the tables again. */
@@ -277,7 +410,7 @@ int main(int argc, char **argv)
 			perror("walk_bench: " UNWIND_TABLES_DISCOVER_PATH);
 			return 1;
 		}
-		ret = unregister_all() || run("fp", warm);
+		ret = unregister_all() || run(argv[1], warm);
 		if (ut_write_discover(discover)) {
 			perror("walk_bench: " UNWIND_TABLES_DISCOVER_PATH);
 			ret = 1;
@@ -296,7 +429,13 @@ int main(int argc, char **argv)
 	bench_cmd = "warm 1";
 	bench_len = strlen(bench_cmd);
 	libc_pending = false;
-	chain_root(f0);
+	chain_root(via_jit ? jit_root : f0);
+	/*
+	 * Not "known": forgetting the tables found would forget the JIT's
+	 * marker too, and each walk would probe its memory again.
+	 */
+	if (via_jit)
+		return run("jit-cold", cold) || run("jit-warm", warm) ? 1 : 0;
 	if (run("cfi-cold", cold) || run("cfi-known", known) ||
 	    run("cfi-warm", warm))
 		return 1;

@@ -24,6 +24,10 @@
  * they read), and the chains go on with frame pointers.  Its CPU per sample is printed
  * next to that of the same chain with no table at all.
  *
+ * Both show what the walk's table budget bounds by itself: the bound on the
+ * share of a task's CPU its walks take is lifted while they run
+ * (kernel.unwind_user_cpu_time_max_percent at 100; cpu_bound.c tests it).
+ *
  *	worst_sample			the tests
  *	worst_sample child MODE N	the child: MODE "worst", "leaf",
  *					"badindex" or "fpchain"
@@ -451,16 +455,26 @@ static void run_sampled(struct __test_metadata *_metadata, const char *mode,
 	chain_free(&cap);
 }
 
-FIXTURE(worst) {};
+FIXTURE(worst) {
+	int cpu_max;		/* the sysctl as it was */
+};
+
 FIXTURE_SETUP(worst)
 {
 	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
 
 	ASSERT_LT(0, n);
 	self_exe[n] = 0;
+	self->cpu_max = ut_read_cpu_max();
+	ASSERT_LE(0, self->cpu_max) TH_LOG("no kernel.unwind_user_cpu_time_max_percent");
+	ASSERT_EQ(0, ut_write_cpu_max(100));
 }
 
-FIXTURE_TEARDOWN(worst) {}
+FIXTURE_TEARDOWN(worst)
+{
+	if (self->cpu_max >= 0)
+		ut_write_cpu_max(self->cpu_max);
+}
 
 /*
  * The circle's chains hold what two bounded lookups allow: the sampled ip,

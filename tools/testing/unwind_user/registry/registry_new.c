@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kernel/unwind/registry.c, unchanged, with stand-ins for the table reader
- * it calls (eh_frame.c), for the discovery of tables (discover.c) and the
- * interface the tests use (regtest.h).
+ * it calls (eh_frame.c), for the discovery of tables (discover.c), for
+ * throttle.c and the interface the tests use (regtest.h).
+ *
+ * Built with REGISTRY_TEST_BASE (`make run_base`), the same for the
+ * registry of commit 3ec176df9, before the tree had a lock of its own
+ * (writers took the mmap lock for writing), before it kept "no FDE" results,
+ * had an mprotect() hook, rate-limited module loads and found images of
+ * other formats: the tests of those must fail on it.  Its files come from
+ * git (see the Makefile); what it does not have, the stand-ins do as its
+ * discover.c did, or (reg_protect_locked(), reg_format_find()) as little.
  */
 /* The harness' base headers (tools/testing/shared), which come first. */
 #include <shared.h>
@@ -27,12 +35,21 @@
 #define num_possible_cpus()		1U
 #define ____cacheline_aligned_in_smp	__attribute__((__aligned__(64)))
 
+#ifdef REGISTRY_TEST_BASE
+#include <kernel/unwind/registry.c>
+#include <kernel/unwind/cache.c>
+#else
 #include "../../../../kernel/unwind/registry.c"
 #include "../../../../kernel/unwind/cache.c"
+#endif
 
 #include "regtest.h"
 
+#ifdef REGISTRY_TEST_BASE
+const char reg_version[] = "kernel/unwind/registry.c of 3ec176df9";
+#else
 const char reg_version[] = "kernel/unwind/registry.c";
+#endif
 
 /* <linux/kmod.h>: what a test makes request_module() do (NULL: nothing). */
 int (*test_request_module)(const char *name);
@@ -137,13 +154,15 @@ void eh_frame_index_free(struct eh_frame_index *index)
 /*
  * The FDE names the registration it came from (and the frame, below), so
  * that one from the cache tells which registration it was found in.  The
- * index must be the registration's own.
+ * index must be the registration's own.  A pc the test says no FDE covers
+ * (test_table_add_nofde()) is -ENOENT, as eh_frame.c says it.  Each call is
+ * a search, which the tests count (test_table_searches()).
  */
 int eh_frame_find_fde(const struct eh_frame_section *sec,
 		      struct eh_frame_index *index, unsigned long pc,
 		      struct eh_frame_fde *fde)
 {
-	int ret = test_table_find(sec->text_start, sec_serial(sec));
+	int ret = test_table_find_pc(sec->text_start, sec_serial(sec), pc);
 
 	if (index && index->table != sec_serial(sec))
 		return -EBADF;
@@ -213,15 +232,105 @@ int cfi_find_row(const struct eh_frame_section *sec,
 	return 0;
 }
 
+/* As cfi.c's, a frame with a CFA rule: without one, it would say "none". */
 int cfi_row_frame(const struct eh_frame_section *sec,
 		  const struct eh_frame_regs *regs, const struct cfi_row *row,
 		  unsigned long pc, struct unwind_user_frame *frame)
 {
 	*frame = (struct unwind_user_frame){
+		.cfa.type = UNWIND_USER_RULE_REG_OFF,
+		.cfa.reg = UNWIND_USER_REG_SP,
 		.cfa.off = row->cells.cfa.off,
 		.ra.off = row->cells.ra.off,
 	};
 	return 0;
+}
+
+#ifndef REGISTRY_TEST_BASE
+/* throttle.c's, which /proc shows: nothing counts walks here. */
+void unwind_user_walks_show(struct seq_file *m, struct mm_struct *mm)
+{
+	/* atomic64_t is long long here (linux/atomic.h) */
+	unsigned long long walks = atomic64_read(&mm->unwind_user_walks);
+
+	if (walks)
+		seq_printf(m, "walks %llu known %llu ip %llu nsec %llu\n", walks,
+			   atomic64_read(&mm->unwind_user_walks_known),
+			   atomic64_read(&mm->unwind_user_walks_ip),
+			   atomic64_read(&mm->unwind_user_walk_ns));
+}
+#endif
+
+/*
+ * The handler of PE images, a module (CONFIG_UNWIND_USER_PE=m) that "loads"
+ * when a test says so (reg_pe_load()).  It describes any image by its range
+ * alone; a frame it finds names the image's start.
+ */
+static struct module test_pe_module;
+
+static int test_pe_init(void *data, unsigned long start, unsigned long end)
+{
+	unsigned long *d = data;
+
+	d[0] = start;
+	d[1] = end;
+	return 0;
+}
+
+#ifndef REGISTRY_TEST_BASE
+/* An image is a text of OBJ_TEXT_SIZE bytes at its headers. */
+static int test_pe_discover(void *data, unsigned long start,
+			    unsigned long limit, unsigned long pc,
+			    unsigned long *end)
+{
+	*end = min(start + OBJ_TEXT_SIZE, limit);
+	if (pc < start || pc >= *end)
+		return -ENOEXEC;
+	return test_pe_init(data, start, *end);
+}
+#endif
+
+static int test_pe_find_frame(const void *data, unsigned long pc,
+			      unsigned int flags,
+			      struct unwind_user_frame *frame,
+			      unsigned int *budget)
+{
+	const unsigned long *d = data;
+
+	*budget -= min_t(unsigned int, *budget, UNWIND_USER_READ_COST);
+	*frame = (struct unwind_user_frame){
+		.cfa.type = UNWIND_USER_RULE_REG_OFF,
+		.cfa.reg = UNWIND_USER_REG_SP,
+		.cfa.off = (u32)d[0],
+		.ra.off = (u32)((u64)d[0] >> 32),
+	};
+	return 0;
+}
+
+static const struct unwind_user_format test_pe_format = {
+	.owner = &test_pe_module,
+	.format = UNWIND_USER_FORMAT_PE,
+	.name = "pe",
+	.init = test_pe_init,
+#ifndef REGISTRY_TEST_BASE
+	.discover = test_pe_discover,
+#endif
+	.find_frame = test_pe_find_frame,
+};
+
+int reg_pe_load(void)
+{
+	return unwind_user_register_format(&test_pe_format);
+}
+
+void reg_pe_unload(void)
+{
+	unwind_user_unregister_format(&test_pe_format);
+}
+
+int reg_pe_module_refs(void)
+{
+	return __atomic_load_n(&test_pe_module.refs, __ATOMIC_SEQ_CST);
 }
 
 static struct unwind_user_eh_frame obj_desc(unsigned long base)
@@ -239,11 +348,14 @@ static struct unwind_user_eh_frame obj_desc(unsigned long base)
 
 /*
  * discover.c's stand-in.  The objects the tests declare (by base, in every
- * mm) have a table to find, or none; discovery finds nothing elsewhere, as
- * when it has nothing to probe (kernel.unwind_tables_discover 0, the budget
- * spent).  As discover.c: the object is read without the mmap lock, then
- * its entry, or a marker, goes in under the write lock if the executable
- * mapping is still there; a registration that came first wins.
+ * mm) have a table to find, none, or are PE images; discovery finds nothing
+ * elsewhere, as when it has nothing to probe (kernel.unwind_tables_discover
+ * 0, the budget spent).  As discover.c (discover_insert()): the object is
+ * read without any lock, then its entry, or a marker, goes in under the
+ * locks of a writer (unwind_user_registry_lock(): the mmap lock for reading
+ * and the registry's own) if the executable mapping is still there; a
+ * registration that came first wins.  The registry of 3ec176df9 had no lock
+ * of its own: its discover.c took the mmap lock for writing.
  */
 #define MAX_DISCOVERABLE	64
 
@@ -255,6 +367,8 @@ static struct {
 static bool discover_off;
 static long discover_calls;
 void (*test_discover_hook)(struct mm_struct *mm, unsigned long pc);
+void (*test_discover_locked_hook)(struct mm_struct *mm, unsigned long pc);
+__thread enum reg_discovery reg_last_discovery;
 
 void reg_set_discoverable(unsigned long base, enum reg_found what)
 {
@@ -309,6 +423,49 @@ bool unwind_user_discover_enabled(void)
 	return !__atomic_load_n(&discover_off, __ATOMIC_RELAXED);
 }
 
+/* The locks of an insert. */
+static int discover_lock(struct mm_struct *mm)
+{
+#ifdef REGISTRY_TEST_BASE
+	return mmap_write_lock_killable(mm);
+#else
+	return unwind_user_registry_lock(mm);
+#endif
+}
+
+static void discover_unlock(struct mm_struct *mm)
+{
+#ifdef REGISTRY_TEST_BASE
+	mmap_write_unlock(mm);
+#else
+	unwind_user_registry_unlock(mm);
+#endif
+}
+
+/*
+ * As discover_format(): the handler of PE images, perhaps to be loaded (a
+ * worker asks for it: -EAGAIN), and the entry it makes of the image.
+ */
+static int discover_pe(unsigned long base, unsigned long pc,
+		       struct unwind_user_entry **ep)
+{
+#ifdef REGISTRY_TEST_BASE
+	return -ENOPROTOOPT;
+#else
+	const struct unwind_user_format *fmt;
+	struct unwind_user_entry *e;
+
+	fmt = unwind_user_format_find(UNWIND_USER_FORMAT_PE);
+	if (IS_ERR(fmt))
+		return PTR_ERR(fmt);
+	e = unwind_user_entry_create_format(fmt, base, base + OBJ_STRIDE, pc);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+	*ep = e;
+	return 0;
+#endif
+}
+
 int unwind_user_discover(struct mm_struct *mm, unsigned long pc,
 			 unsigned int *budget)
 {
@@ -317,9 +474,10 @@ int unwind_user_discover(struct mm_struct *mm, unsigned long pc,
 	struct vm_area_struct *vma;
 	unsigned long base = 0;
 	enum reg_found what;
-	int ret;
+	int ret = 0;
 
 	__atomic_add_fetch(&discover_calls, 1, __ATOMIC_RELAXED);
+	reg_last_discovery = REG_DISC_NOTHING;
 	if (!unwind_user_discover_enabled())
 		return -ENOENT;
 	what = found_at(pc, &base);
@@ -331,30 +489,54 @@ int unwind_user_discover(struct mm_struct *mm, unsigned long pc,
 					     UNWIND_USER_ORIGIN_FILE);
 		if (IS_ERR(e))
 			return PTR_ERR(e);
+	} else if (what == REG_FOUND_PE) {
+		ret = discover_pe(base, pc, &e);
+		/* Transient: nothing changes (a module being asked for). */
+		if (ret == -EAGAIN || ret == -ENOMEM)
+			return ret;
 	}
 	if (test_discover_hook)
 		test_discover_hook(mm, pc);
 
-	mmap_write_lock(mm);
+	if (discover_lock(mm)) {
+		ret = -EINTR;
+		goto discard;
+	}
+	if (test_discover_locked_hook)
+		test_discover_locked_hook(mm, pc);
 	vma = vma_lookup(mm, pc);
 	if (!vma || !(vma->vm_flags & VM_EXEC)) {
+		reg_last_discovery = REG_DISC_GONE;
 		ret = -EAGAIN;
 		goto out;
 	}
+#ifndef REGISTRY_TEST_BASE
+	/* Not mapped as it says: marked. */
+	if (e && unwind_user_entry_check_locked(mm, e)) {
+		unwind_user_entry_discard(e);
+		e = NULL;
+	}
+#endif
 	if (e) {
 		ret = unwind_user_add_entry_locked(mm, e);
 		if (!ret) {
 			e = NULL;
+			reg_last_discovery = REG_DISC_ENTRY;
 			goto out;
 		}
 		if (ret == -ENOMEM || ret == -ENOSPC)
 			goto out;
 	}
 	ret = unwind_user_add_none_locked(mm, pc, vma->vm_start, vma->vm_end);
-	if (ret == -EEXIST)
+	if (!ret) {
+		reg_last_discovery = REG_DISC_MARKER;
+	} else if (ret == -EEXIST) {
+		reg_last_discovery = REG_DISC_COVERED;
 		ret = 0;
+	}
 out:
-	mmap_write_unlock(mm);
+	discover_unlock(mm);
+discard:
 	if (e)
 		unwind_user_entry_discard(e);
 	return ret;
@@ -392,9 +574,9 @@ int reg_add_found(struct mm_struct *mm, unsigned long base,
 				     UNWIND_USER_ORIGIN_FILE);
 	if (IS_ERR(e))
 		return PTR_ERR(e);
-	mmap_write_lock(mm);
+	discover_lock(mm);
 	ret = unwind_user_add_entry_locked(mm, e);
-	mmap_write_unlock(mm);
+	discover_unlock(mm);
 	if (ret)
 		unwind_user_entry_discard(e);
 	return ret;
@@ -405,10 +587,54 @@ int reg_add_none(struct mm_struct *mm, unsigned long pc, unsigned long start,
 {
 	int ret;
 
-	mmap_write_lock(mm);
+	discover_lock(mm);
 	ret = unwind_user_add_none_locked(mm, pc, start, end);
-	mmap_write_unlock(mm);
+	discover_unlock(mm);
 	return ret;
+}
+
+void reg_protect_locked(struct mm_struct *mm, unsigned long start,
+			unsigned long end)
+{
+#ifndef REGISTRY_TEST_BASE
+	unwind_user_mm_protect(mm, start, end);
+#endif
+}
+
+int reg_add_table(struct mm_struct *mm, unsigned int format,
+		  unsigned long start, unsigned long end)
+{
+	return unwind_user_add_table(mm, format, start, end);
+}
+
+int reg_format_find(unsigned int format)
+{
+	const struct unwind_user_format *fmt;
+
+#ifdef REGISTRY_TEST_BASE
+	/* No such thing: what it had was the handler if loaded. */
+	fmt = format_get(format) ?: ERR_PTR(-ENOPROTOOPT);
+#else
+	fmt = unwind_user_format_find(format);
+#endif
+	if (IS_ERR(fmt))
+		return PTR_ERR(fmt);
+	module_put(fmt->owner);
+	return 0;
+}
+
+int reg_format_of(struct mm_struct *mm, unsigned long base)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, base, base);
+	struct unwind_user_entry *e;
+	int format = -1;
+
+	rcu_read_lock();
+	e = mas_walk(&mas);
+	if (entry_is_live(e) && e->table.start == base)
+		format = e->table.format;
+	rcu_read_unlock();
+	return format;
 }
 
 int reg_forget_found(struct mm_struct *mm)
@@ -441,6 +667,29 @@ long reg_ops(void)
 	if (sscanf(buf, "ops %ld\n", &ops) != 1)
 		return -1;
 	return ops;
+}
+
+long reg_stat(const char *name)
+{
+	char buf[512], *p;
+	struct seq_file m;
+	size_t len = strlen(name);
+	long val;
+
+	m = (struct seq_file){ .buf = buf, .size = sizeof(buf) };
+	buf[0] = 0;
+	registry_stats_fops.show(&m, NULL);
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, len) && p[len] == ' ' &&
+		    sscanf(p + len, " %ld", &val) == 1)
+			return val;
+	return -1;
+}
+
+int reg_remove(struct mm_struct *mm, unsigned int format, unsigned long start,
+	       unsigned long end)
+{
+	return unwind_user_remove(mm, format, start, end);
 }
 
 long long reg_generation(struct mm_struct *mm)

@@ -11,7 +11,9 @@
  *   (registry_old.c,	table reader it calls, and the reg_*() interface
  *   registry_prev.c)	below; registry_old.c does the same for the registry
  *			of commit da05eb2, registry_prev.c for that of
- *			6d475fa79, to show the tests fail there
+ *			6d475fa79, to show the tests fail there; built with
+ *			REGISTRY_TEST_BASE, registry_new.c does it for the
+ *			registry of 3ec176df9 (before its own lock)
  *   test.c		the tests, through reg_*() only
  */
 #ifndef _REGISTRY_TEST_H
@@ -128,8 +130,14 @@ long long reg_generation(struct mm_struct *mm);
  * (registry_new.c only) ----
  */
 
-/* What discovery finds at the object at @base: a table, none, or nothing. */
-enum reg_found { REG_FOUND_NOTHING, REG_FOUND_TABLE, REG_FOUND_NONE };
+/*
+ * What discovery finds at the object at @base: a table, none, nothing, or
+ * a PE image (an entry of that format if its handler is there).
+ */
+enum reg_found {
+	REG_FOUND_NOTHING, REG_FOUND_TABLE, REG_FOUND_NONE,
+	REG_FOUND_PE,	/* a PE image, whose handler may have to be loaded */
+};
 
 /*
  * Declare what discovery (registry_new.c's stand-in of discover.c) finds
@@ -145,13 +153,32 @@ long reg_discover_calls(void);
 /* Called by discovery between its read of the object and its insert. */
 extern void (*test_discover_hook)(struct mm_struct *mm, unsigned long pc);
 /*
+ * What the last call of discovery in this thread did: nothing (it found
+ * nothing to look at, or was not called), put in an entry or a marker,
+ * found @pc covered already when it came to put one in, or found the
+ * mapping gone (or changed) by then.
+ */
+enum reg_discovery {
+	REG_DISC_NOTHING, REG_DISC_ENTRY, REG_DISC_MARKER, REG_DISC_COVERED,
+	REG_DISC_GONE,
+};
+
+extern __thread enum reg_discovery reg_last_discovery;
+/*
+ * Called by discovery once it holds the locks it inserts under, before it
+ * checks the mapping again.
+ */
+extern void (*test_discover_locked_hook)(struct mm_struct *mm,
+					 unsigned long pc);
+/*
  * Put in the entry the kernel would make for the object at @base, found in
  * its file or (REG_VDSO) the vDSO's image (unwind_user_entry_create() and
- * unwind_user_add_entry_locked(), the mmap lock taken here): 0 or -errno.
+ * unwind_user_add_entry_locked(), the locks of a writer taken here): 0 or
+ * -errno.
  */
 int reg_add_found(struct mm_struct *mm, unsigned long base,
 		  enum reg_origin origin);
-/* unwind_user_add_none_locked(), the mmap lock taken here. */
+/* unwind_user_add_none_locked(), the locks taken here. */
 int reg_add_none(struct mm_struct *mm, unsigned long pc, unsigned long start,
 		 unsigned long end);
 /* The markers over memory without a table (not the tombstones). */
@@ -162,6 +189,45 @@ int reg_forget_found(struct mm_struct *mm);
 bool reg_has_tables(struct mm_struct *mm);
 /* The changes of every tree (debugfs: unwind_user/registry), or -1. */
 long reg_ops(void);
+/* Another counter of unwind_user/registry, by name, or -1 if it has none. */
+long reg_stat(const char *name);
+
+/*
+ * The protection of [start, end) changed to one with VM_EXEC; mmap lock
+ * held for writing (unwind_user_mm_protect(): the registry of 3ec176df9 had
+ * no such hook, nothing happens there).
+ */
+void reg_protect_locked(struct mm_struct *mm, unsigned long start,
+			unsigned long end);
+
+/*
+ * Tables of another format (PE images): UNWIND_USER_FORMAT_PE, whose
+ * handler the kernel under test has as a module (CONFIG_UNWIND_USER_PE=m),
+ * and a format no handler (and no module) is known for.
+ */
+#define REG_FORMAT_PE		3
+#define REG_FORMAT_UNKNOWN	7
+/* unwind_user_add_table(): register the image at [start, end) of @format. */
+int reg_add_table(struct mm_struct *mm, unsigned int format,
+		  unsigned long start, unsigned long end);
+/* unwind_user_remove(): unregister what @format registered at [start, end). */
+int reg_remove(struct mm_struct *mm, unsigned int format, unsigned long start,
+	       unsigned long end);
+/*
+ * unwind_user_format_find() as discovery calls it: 0 when the handler is
+ * there (its module reference is dropped again), else its errno.
+ */
+int reg_format_find(unsigned int format);
+/*
+ * The module of the PE handler "loads" (unwind_user_register_format() of a
+ * fake handler that describes any image it is given) or goes; the
+ * references on it.
+ */
+int reg_pe_load(void);
+void reg_pe_unload(void);
+int reg_pe_module_refs(void);
+/* The format of the live entry at @base, or -1. */
+int reg_format_of(struct mm_struct *mm, unsigned long base);
 #endif
 
 /* ---- the fake table reader, shared by the stubs ---- */
@@ -178,7 +244,15 @@ extern __thread unsigned long test_table_last_serial;
  * hook first, if one is set.
  */
 int test_table_find(unsigned long text_start, unsigned long serial);
+/* The same for @pc: -ENOENT, no FDE, for a pc test_table_add_nofde() named. */
+int test_table_find_pc(unsigned long text_start, unsigned long serial,
+		       unsigned long pc);
 void test_table_set_corrupt(unsigned long text_start, bool corrupt);
+/* No table has an FDE for [start, end), until test_table_clear_nofde(). */
+void test_table_add_nofde(unsigned long start, unsigned long end);
+void test_table_clear_nofde(void);
+/* The FDE searches of the stand-ins so far (test_table_find*()), any thread. */
+long test_table_searches(void);
 /* Called in every lookup, between the registry's copy and its verdict. */
 extern void (*test_lookup_hook)(unsigned long text_start,
 				unsigned long serial);
@@ -222,13 +296,38 @@ void test_mremap(struct mm_struct *mm, unsigned long old_start,
 		 unsigned long old_end, unsigned long new_start);
 #endif
 
-/* Write acquisitions of any mmap lock by this thread, and the last one's. */
-extern __thread unsigned long test_write_locks;
-extern __thread unsigned long test_last_write_epoch;
+#ifdef REGISTRY_TEST_DISCOVERY
+/*
+ * mprotect() of [start, end), which must be mapped, to @flags, under the
+ * mmap lock: the VMAs, then (to one with VM_EXEC) the registry's hook.
+ */
+void test_mprotect(struct mm_struct *mm, unsigned long start,
+		   unsigned long end, unsigned long flags);
+#endif
 
 /*
- * A thread that wants to know when another one waits for an mmap lock
- * points that thread's test_lock_waiter at a struct test_waiter.
+ * What this thread took: write acquisitions of any mmap lock; acquisitions
+ * of any mutex (the registry's own, unwind_user_lock, among them); the
+ * sections in which an mm's VMAs or registry may change (a write
+ * acquisition of its mmap lock, or its unwind_user_lock taken under the
+ * read lock: see linux/mm_types.h), and the number of the last one in its
+ * mm (mmap_lock.epoch).
+ */
+extern __thread unsigned long test_write_locks;
+extern __thread unsigned long test_mutex_locks;
+extern __thread unsigned long test_sections;
+extern __thread unsigned long test_last_section;
+
+/*
+ * The work queued (queue_work()): run it all now, in this thread, and the
+ * number of items run; the number of items queued.
+ */
+int test_run_work(void);
+int test_work_queued(void);
+
+/*
+ * A thread that wants to know when another one waits for an mmap lock or a
+ * mutex points that thread's test_lock_waiter at a struct test_waiter.
  */
 struct test_waiter {
 	pthread_mutex_t	lock;

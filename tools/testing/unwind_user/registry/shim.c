@@ -15,11 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/jiffies.h>
+#include <linux/kmod.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
+#include <linux/workqueue.h>
 
 #include "regtest.h"
 
@@ -159,6 +162,26 @@ void test_mremap(struct mm_struct *mm, unsigned long old_start,
 }
 #endif
 
+#ifdef REGISTRY_TEST_DISCOVERY
+void test_mprotect(struct mm_struct *mm, unsigned long start,
+		   unsigned long end, unsigned long flags)
+{
+	unsigned int i;
+
+	mmap_write_lock(mm);
+	if (vma_split(mm, start) || vma_split(mm, end)) {
+		fprintf(stderr, "regtest: too many VMAs\n");
+		abort();
+	}
+	for (i = 0; i < mm->nr_vmas; i++)
+		if (mm->vmas[i].vm_start >= start && mm->vmas[i].vm_end <= end)
+			mm->vmas[i].vm_flags = flags;
+	if (flags & VM_EXEC)
+		reg_protect_locked(mm, start, end);
+	mmap_write_unlock(mm);
+}
+#endif
+
 struct mm_struct *test_mm_new(void)
 {
 	struct mm_struct *mm = calloc(1, sizeof(*mm));
@@ -166,6 +189,8 @@ struct mm_struct *test_mm_new(void)
 	if (!mm)
 		abort();
 	pthread_rwlock_init(&mm->mmap_lock.rw, NULL);
+	/* Of its class for any registry, if the registry does not init it. */
+	mutex_init(&mm->unwind_user_lock);
 	reg_mm_init(mm);
 	return mm;
 }
@@ -176,10 +201,178 @@ void test_mm_free(struct mm_struct *mm)
 	free(mm);
 }
 
+/* ---- lock order: what each thread holds ---- */
+
+/*
+ * As lockdep, in little: a lock's class is its name (an mmap lock's is
+ * "mmap_lock", a mutex's the name it was defined or initialized with, so
+ * every mm's unwind_user_lock is one class), and with the subclass of a
+ * nested acquisition a node of a graph.  Each acquisition while a thread
+ * holds other locks adds an edge from each of them; one that would close a
+ * cycle (two threads could each wait for the other) aborts the test, as
+ * does a class taken again without a subclass.  The mmap locks of two mms
+ * (fork: the parent's, then the child's) are nested implicitly, as the
+ * kernel's dup_mmap() says with mmap_write_lock_nested().  On top of that,
+ * the rule registry.c states: nothing takes an mmap lock while it holds an
+ * unwind_user_lock.
+ */
+#define LOCK_MAX_HELD		8
+#define LOCK_MAX_CLASSES	16
+#define LOCK_MAX_SUB		4
+#define LOCK_NODES		(LOCK_MAX_CLASSES * LOCK_MAX_SUB)
+
+struct held_lock {
+	const void		*lock;
+	int			cls;
+	unsigned int		sub;
+	struct mm_struct	*mm;	/* an mmap lock's mm, else NULL */
+	bool			write;
+};
+
+static __thread struct held_lock held[LOCK_MAX_HELD];
+static __thread int nr_held;
+
+static pthread_mutex_t order_lock = PTHREAD_MUTEX_INITIALIZER;
+static const char *class_names[LOCK_MAX_CLASSES];
+static int nr_classes;
+/* [a][b]: node b was taken while node a was held */
+static bool order_after[LOCK_NODES][LOCK_NODES];
+
+/* Under order_lock. */
+static int lock_class(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_classes; i++)
+		if (!strcmp(class_names[i], name))
+			return i;
+	if (nr_classes == LOCK_MAX_CLASSES) {
+		fprintf(stderr, "regtest: too many lock classes\n");
+		abort();
+	}
+	class_names[nr_classes] = name;
+	return nr_classes++;
+}
+
+static bool class_is(int cls, const char *what)
+{
+	return strstr(class_names[cls], what);
+}
+
+/* Under order_lock: is @to reachable from @from? */
+static bool order_reaches(int from, int to, bool *seen)
+{
+	int i;
+
+	if (from == to)
+		return true;
+	seen[from] = true;
+	for (i = 0; i < LOCK_NODES; i++)
+		if (order_after[from][i] && !seen[i] &&
+		    order_reaches(i, to, seen))
+			return true;
+	return false;
+}
+
+static void __attribute__((noreturn))
+lock_order_violation(const char *what, const struct held_lock *h, int cls,
+		     unsigned int sub)
+{
+	fprintf(stderr, "regtest: lock order: %s/%u taken while holding %s/%u: %s\n",
+		class_names[cls], sub, class_names[h->cls], h->sub, what);
+	abort();
+}
+
+/*
+ * Before the calling thread waits for @lock (of class @name, subclass
+ * @sub): check the order against what it holds, and record it.
+ */
+static void lock_order_check(const void *lock, const char *name,
+			     unsigned int *sub, bool is_mmap)
+{
+	bool seen[LOCK_NODES];
+	int i, cls, node;
+
+	pthread_mutex_lock(&order_lock);
+	cls = lock_class(name);
+	if (is_mmap)
+		for (i = 0, *sub = 0; i < nr_held; i++)
+			*sub += !!held[i].mm;
+	if (*sub >= LOCK_MAX_SUB) {
+		fprintf(stderr, "regtest: subclass %u of %s\n", *sub, name);
+		abort();
+	}
+	node = cls * LOCK_MAX_SUB + *sub;
+	for (i = 0; i < nr_held; i++) {
+		const struct held_lock *h = &held[i];
+		int from = h->cls * LOCK_MAX_SUB + h->sub;
+
+		if (h->lock == lock)
+			lock_order_violation("it is held already", h, cls, *sub);
+		if (is_mmap && class_is(h->cls, "unwind_user_lock"))
+			lock_order_violation("the mmap lock comes first", h,
+					     cls, *sub);
+		if (from == node)
+			lock_order_violation("the same class, not nested", h,
+					     cls, *sub);
+		memset(seen, 0, sizeof(seen));
+		if (!order_after[from][node] && order_reaches(node, from, seen))
+			lock_order_violation("the reverse order was seen", h,
+					     cls, *sub);
+		order_after[from][node] = true;
+	}
+	pthread_mutex_unlock(&order_lock);
+}
+
+static void lock_held_push(const void *lock, const char *name,
+			   unsigned int sub, struct mm_struct *mm, bool write)
+{
+	int cls;
+
+	if (nr_held == LOCK_MAX_HELD) {
+		fprintf(stderr, "regtest: too many locks held\n");
+		abort();
+	}
+	pthread_mutex_lock(&order_lock);
+	cls = lock_class(name);
+	pthread_mutex_unlock(&order_lock);
+	held[nr_held++] = (struct held_lock){
+		.lock = lock, .cls = cls, .sub = sub, .mm = mm, .write = write,
+	};
+}
+
+static void lock_held_pop(const void *lock, const char *name)
+{
+	int i;
+
+	for (i = nr_held - 1; i >= 0; i--) {
+		if (held[i].lock != lock)
+			continue;
+		memmove(&held[i], &held[i + 1],
+			(nr_held - i - 1) * sizeof(held[0]));
+		nr_held--;
+		return;
+	}
+	fprintf(stderr, "regtest: %s released, not held\n", name);
+	abort();
+}
+
+static const struct held_lock *lock_held_find(const void *lock)
+{
+	int i;
+
+	for (i = 0; i < nr_held; i++)
+		if (held[i].lock == lock)
+			return &held[i];
+	return NULL;
+}
+
 /* ---- the mmap lock ---- */
 
 __thread unsigned long test_write_locks;
-__thread unsigned long test_last_write_epoch;
+__thread unsigned long test_mutex_locks;
+__thread unsigned long test_sections;
+__thread unsigned long test_last_section;
 __thread struct test_waiter *test_lock_waiter;
 
 /* Tell whoever watches this thread that it waits for a lock now. */
@@ -195,42 +388,75 @@ static void note_waiting(void)
 	pthread_mutex_unlock(&w->lock);
 }
 
+/* A section in which @mm's VMAs or registry may change begins. */
+static void section_begin(struct mm_struct *mm)
+{
+	test_last_section = __atomic_add_fetch(&mm->mmap_lock.epoch, 1,
+					       __ATOMIC_ACQ_REL);
+	test_sections++;
+}
+
 void mmap_write_lock(struct mm_struct *mm)
 {
 	struct test_mmap_lock *l = &mm->mmap_lock;
+	unsigned int sub = 0;
 
+	lock_order_check(l, "mmap_lock", &sub, true);
 	if (pthread_rwlock_trywrlock(&l->rw)) {
 		note_waiting();
 		pthread_rwlock_wrlock(&l->rw);
 	}
+	lock_held_push(l, "mmap_lock", sub, mm, true);
 	l->writer = pthread_self();
-	l->write_held = true;
-	test_last_write_epoch = ++l->epoch;
+	__atomic_store_n(&l->write_held, true, __ATOMIC_RELEASE);
+	section_begin(mm);
 	test_write_locks++;
 }
 
 void mmap_write_unlock(struct mm_struct *mm)
 {
 	mmap_assert_write_locked(mm);
-	mm->mmap_lock.write_held = false;
+	__atomic_store_n(&mm->mmap_lock.write_held, false, __ATOMIC_RELEASE);
+	lock_held_pop(&mm->mmap_lock, "mmap_lock");
 	pthread_rwlock_unlock(&mm->mmap_lock.rw);
 }
 
 void mmap_read_lock(struct mm_struct *mm)
 {
+	unsigned int sub = 0;
+
+	lock_order_check(&mm->mmap_lock, "mmap_lock", &sub, true);
 	if (pthread_rwlock_tryrdlock(&mm->mmap_lock.rw)) {
 		note_waiting();
 		pthread_rwlock_rdlock(&mm->mmap_lock.rw);
 	}
+	lock_held_push(&mm->mmap_lock, "mmap_lock", sub, mm, false);
 }
 
 bool mmap_read_trylock(struct mm_struct *mm)
 {
-	return !pthread_rwlock_tryrdlock(&mm->mmap_lock.rw);
+	unsigned int sub = 0;
+	int i;
+
+	/* A trylock waits for nothing: no order to check. */
+	if (pthread_rwlock_tryrdlock(&mm->mmap_lock.rw))
+		return false;
+	for (i = 0; i < nr_held; i++)
+		sub += !!held[i].mm;
+	lock_held_push(&mm->mmap_lock, "mmap_lock", sub, mm, false);
+	return true;
 }
 
 void mmap_read_unlock(struct mm_struct *mm)
 {
+	const struct held_lock *h = lock_held_find(&mm->mmap_lock);
+
+	if (!h || h->write) {
+		fprintf(stderr, "regtest: mmap lock of %p not held for reading\n",
+			mm);
+		abort();
+	}
+	lock_held_pop(&mm->mmap_lock, "mmap_lock");
 	pthread_rwlock_unlock(&mm->mmap_lock.rw);
 }
 
@@ -245,6 +471,151 @@ void mmap_assert_write_locked(struct mm_struct *mm)
 			mm);
 		abort();
 	}
+}
+
+void mmap_assert_locked(struct mm_struct *mm)
+{
+	if (!lock_held_find(&mm->mmap_lock)) {
+		fprintf(stderr, "regtest: mmap lock of %p not held\n", mm);
+		abort();
+	}
+}
+
+/* ---- mutexes ---- */
+
+void test_mutex_init(struct mutex *lock, const char *name)
+{
+	pthread_mutex_init(&lock->m, NULL);
+	lock->name = name;
+}
+
+void test_mutex_lock(struct mutex *lock, unsigned int subclass)
+{
+	const char *name = lock->name ? lock->name : "mutex";
+	int i;
+
+	lock_order_check(lock, name, &subclass, false);
+	if (pthread_mutex_trylock(&lock->m)) {
+		note_waiting();
+		pthread_mutex_lock(&lock->m);
+	}
+	lock_held_push(lock, name, subclass, NULL, true);
+	test_mutex_locks++;
+	/*
+	 * The registry's lock under the mmap read lock: a writer of the tree
+	 * (under the write lock, the section began with it).
+	 */
+	for (i = 0; i < nr_held; i++)
+		if (held[i].mm && !held[i].write &&
+		    lock == &held[i].mm->unwind_user_lock)
+			section_begin(held[i].mm);
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	lock_held_pop(lock, lock->name ? lock->name : "mutex");
+	pthread_mutex_unlock(&lock->m);
+}
+
+bool test_mutex_held(const struct mutex *lock)
+{
+	return lock_held_find(lock);
+}
+
+void test_mutex_assert_held(const struct mutex *lock, const char *file,
+			    int line)
+{
+	if (!test_mutex_held(lock)) {
+		fprintf(stderr, "regtest: %s:%d: %s not held\n", file, line,
+			lock->name ? lock->name : "mutex");
+		abort();
+	}
+}
+
+/* ---- jiffies, work items, modules asked for ---- */
+
+volatile unsigned long jiffies = INITIAL_JIFFIES;
+long test_request_module_calls;
+
+struct workqueue_struct {
+	int	unused;
+};
+
+static struct workqueue_struct test_wq;
+struct workqueue_struct *system_wq = &test_wq;
+struct workqueue_struct *system_unbound_wq = &test_wq;
+
+static pthread_mutex_t work_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct work_struct *work_head;
+
+bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
+{
+	struct work_struct **p;
+	bool queued = false;
+
+	pthread_mutex_lock(&work_lock);
+	if (!work->pending) {
+		work->pending = true;
+		work->next = NULL;
+		for (p = &work_head; *p; p = &(*p)->next)
+			;
+		*p = work;
+		queued = true;
+	}
+	pthread_mutex_unlock(&work_lock);
+	return queued;
+}
+
+/* Take @work (or, NULL, the first) off the queue: what to run, or NULL. */
+static struct work_struct *work_take(struct work_struct *work)
+{
+	struct work_struct **p, *w = NULL;
+
+	pthread_mutex_lock(&work_lock);
+	for (p = &work_head; *p; p = &(*p)->next) {
+		if (work && *p != work)
+			continue;
+		w = *p;
+		*p = w->next;
+		/* As the kernel's: queued again from now on, even by itself. */
+		w->pending = false;
+		break;
+	}
+	pthread_mutex_unlock(&work_lock);
+	return w;
+}
+
+bool flush_work(struct work_struct *work)
+{
+	struct work_struct *w = work_take(work);
+
+	if (w)
+		w->func(w);
+	return w;
+}
+
+int test_run_work(void)
+{
+	struct work_struct *w;
+	int n = 0;
+
+	while ((w = work_take(NULL))) {
+		w->func(w);
+		n++;
+	}
+	return n;
+}
+
+int test_work_queued(void)
+{
+	struct work_struct *w;
+	int n = 0;
+
+	pthread_mutex_lock(&work_lock);
+	for (w = work_head; w; w = w->next)
+		n++;
+	pthread_mutex_unlock(&work_lock);
+	return n;
 }
 
 /* ---- the registry's allocator ---- */
@@ -635,9 +1006,14 @@ void seq_puts(struct seq_file *m, const char *s)
 /* ---- the fake table reader's state ---- */
 
 #define MAX_CORRUPT	64
+#define MAX_NOFDE	16
 
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long corrupt[MAX_CORRUPT];	/* text starts, 0: free */
+static struct {
+	unsigned long	start, end;
+} nofde[MAX_NOFDE];				/* [start, end), end 0: free */
+static long table_searches;
 static unsigned long table_serial;
 void (*test_lookup_hook)(unsigned long text_start, unsigned long serial);
 __thread unsigned long test_last_lookup_serial;
@@ -672,21 +1048,57 @@ void test_table_set_corrupt(unsigned long text_start, bool bad)
 	pthread_mutex_unlock(&tables_lock);
 }
 
-/* The verdict is taken before the hook runs: the table as it was read. */
-int test_table_find(unsigned long text_start, unsigned long serial)
+void test_table_add_nofde(unsigned long start, unsigned long end)
 {
-	bool bad = false;
 	int i;
 
+	pthread_mutex_lock(&tables_lock);
+	for (i = 0; i < MAX_NOFDE && nofde[i].end; i++)
+		;
+	if (i == MAX_NOFDE)
+		abort();
+	nofde[i].start = start;
+	nofde[i].end = end;
+	pthread_mutex_unlock(&tables_lock);
+}
+
+void test_table_clear_nofde(void)
+{
+	pthread_mutex_lock(&tables_lock);
+	memset(nofde, 0, sizeof(nofde));
+	pthread_mutex_unlock(&tables_lock);
+}
+
+long test_table_searches(void)
+{
+	return __atomic_load_n(&table_searches, __ATOMIC_SEQ_CST);
+}
+
+/* The verdict is taken before the hook runs: the table as it was read. */
+int test_table_find_pc(unsigned long text_start, unsigned long serial,
+		       unsigned long pc)
+{
+	bool bad = false, none = false;
+	int i;
+
+	__atomic_add_fetch(&table_searches, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_lock(&tables_lock);
 	for (i = 0; i < MAX_CORRUPT; i++)
 		if (corrupt[i] == text_start)
 			bad = true;
+	for (i = 0; i < MAX_NOFDE; i++)
+		if (pc >= nofde[i].start && pc < nofde[i].end)
+			none = true;
 	pthread_mutex_unlock(&tables_lock);
 	test_last_lookup_serial = serial;
 	if (test_lookup_hook)
 		test_lookup_hook(text_start, serial);
-	return bad ? -EINVAL : 0;
+	return bad ? -EINVAL : none ? -ENOENT : 0;
+}
+
+int test_table_find(unsigned long text_start, unsigned long serial)
+{
+	return test_table_find_pc(text_start, serial, 0);
 }
 
 /* What the index builds do (test_index_set()), and what they did. */

@@ -25,12 +25,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/jiffies.h>
+#include <linux/kmod.h>
+#include <linux/mm.h>
 #include <linux/mm_types.h>
 #include <linux/mmap_lock.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/stringify.h>
+#include <linux/uaccess.h>
 
 #include "regtest.h"
 
@@ -102,12 +107,13 @@ static struct mm_struct *mm_with_objs(int nr)
  * not sleep fails, so the erase allocates again, as in the kernel when
  * memory is short.  The second allocation calls the harness' callback
  * (mt_set_callback()): there, in the first remover's window, the second
- * remover runs until it is done or waits for the mmap lock.  Each entry
- * must then be freed once and counted out once.
+ * remover runs until it is done or waits for a lock (the mmap lock, or the
+ * registry's own, which an unregister takes under the mmap read lock).
+ * Each entry must then be freed once and counted out once.
  *
  * A lookup that finds the table corrupt (the drop) used to erase the entry
- * too; now it only marks it dead, without the mmap lock (a walk must not
- * wait for every holder of it) and without allocating.  Its window is then
+ * too; now it only marks it dead, without any lock (a walk must not wait
+ * for every holder of the mmap lock) and without allocating.  Its window is then
  * between the lookup's copy of the entry and its verdict (the lookup hook),
  * and as the second operation it must finish inside the first one's window,
  * not wait for it.
@@ -137,6 +143,7 @@ struct racer {
 	enum op			op;
 	int			ret;
 	unsigned long		locks;	/* mmap write locks its operation took */
+	unsigned long		mutexes;	/* and mutexes */
 	bool			go;
 	bool			done;
 	struct test_waiter	w;	/* its lock and cond guard go, done */
@@ -159,8 +166,10 @@ static void *racer_thread(void *arg)
 	pthread_mutex_unlock(&r->w.lock);
 
 	r->locks = test_write_locks;
+	r->mutexes = test_mutex_locks;
 	r->ret = run_op(r->mm, r->op, r->base);
 	r->locks = test_write_locks - r->locks;
+	r->mutexes = test_mutex_locks - r->mutexes;
 
 	pthread_mutex_lock(&r->w.lock);
 	r->done = true;
@@ -208,14 +217,14 @@ static void drop_window(unsigned long text_start, unsigned long serial)
 static void run_race(enum op first, enum op second)
 {
 	struct mm_struct *mm = mm_with_objs(3);
-	unsigned long base = OBJ_BASE(1), locks;
+	unsigned long base = OBJ_BASE(1), locks, mutexes;
 	pthread_t thread;
 	int ret, n;
 
 	/*
 	 * The table's index is built first, by a lookup elsewhere in it: a
-	 * build takes the mmap lock for reading (registry_index_room()),
-	 * the drop that follows takes none.
+	 * build takes the registry's lock (registry_index_room(); older
+	 * registries the mmap lock for reading), the drop that follows none.
 	 */
 	if (first == OP_DROP || second == OP_DROP) {
 		CHECK(reg_lookup(mm, PC(base) + 1) == 0, "the first lookup");
@@ -234,8 +243,10 @@ static void run_race(enum op first, enum op second)
 
 	window_armed = true;
 	locks = test_write_locks;
+	mutexes = test_mutex_locks;
 	ret = run_op(mm, first, base);
 	locks = test_write_locks - locks;
+	mutexes = test_mutex_locks - mutexes;
 	window_armed = false;
 	test_lookup_hook = NULL;
 
@@ -251,12 +262,15 @@ static void run_race(enum op first, enum op second)
 	if (first == OP_DROP) {
 		CHECK(ret == -EINVAL, "drop: %d", ret);
 		CHECK(!locks, "the drop took the mmap lock %lu times", locks);
+		CHECK(!mutexes, "the drop took a mutex %lu times", mutexes);
 	}
 	if (second == OP_DROP) {
 		CHECK(racer.ret == -EINVAL || racer.ret == -ENOENT, "drop: %d",
 		      racer.ret);
 		CHECK(!racer.locks, "the drop took the mmap lock %lu times",
 		      racer.locks);
+		CHECK(!racer.mutexes, "the drop took a mutex %lu times",
+		      racer.mutexes);
 		CHECK(window_racer_done, "the drop waited for the %s",
 		      op_names[first]);
 	}
@@ -684,18 +698,21 @@ static void test_munmap_nomem(void)
  * ---- Stress: threads register, unregister, unmap, map, look up (and drop
  * corrupt tables) and fork, with allocations failing at random ----
  *
- * Every change to the registry's tree happens under the mmap lock held for
- * writing, and the shim numbers those (epochs).  Each operation records its
- * epoch and result; replayed in epoch order over a model (per object: is it
- * mapped, which registration is there), each result must be the one the
- * model predicts, and the final tree must equal the model.
+ * Every change to the registry's tree happens in a section that excludes
+ * every other: under the mmap lock held for writing, or under the mmap
+ * lock for reading and the registry's own lock (older registries: always
+ * the former), and the shim numbers those sections (epochs).  Each
+ * operation records its epoch and result; replayed in epoch order over a
+ * model (per object: is it mapped, which registration is there), each
+ * result must be the one the model predicts, and the final tree must equal
+ * the model.
  *
  * A drop takes no lock: it marks the entry dead, which stays in the tree,
  * and a registration replaces a dead entry where it would meet -EEXIST
  * over a live one.  A lookup records the epochs before and after it: a
  * registration may replace the entry a drop saw only if that drop began
- * before the registration's write section ended, and must if the drop
- * ended before that section began.
+ * before the registration's section ended, and must if the drop ended
+ * before that section began.
  */
 #define STRESS_OBJS	16
 #define STRESS_CORRUPT	3	/* objects 0..2: lookups find them corrupt */
@@ -705,10 +722,10 @@ static void test_munmap_nomem(void)
 enum stress_op { S_REGISTER, S_UNREGISTER, S_MUNMAP, S_MAP, S_LOOKUP, S_FORK };
 
 struct stress_rec {
-	unsigned long	epoch;		/* of the write section, or 0 */
+	unsigned long	epoch;		/* of its section, or 0 */
 	/*
-	 * S_LOOKUP, and the lookup of an S_FORK's child: the write sections
-	 * of stress_mm begun before it, and once it was done; the child's
+	 * S_LOOKUP, and the lookup of an S_FORK's child: the sections of
+	 * stress_mm begun before it, and once it was done; the child's
 	 * result and the table it saw (it shares the parent's entries).
 	 */
 	unsigned long	before, after;
@@ -756,7 +773,7 @@ static void stress_map(struct mm_struct *mm, unsigned long base)
 	mmap_write_unlock(mm);
 }
 
-/* Write sections of stress_mm's mmap lock begun so far. */
+/* The sections of stress_mm begun so far. */
 static unsigned long stress_epoch(void)
 {
 	return __atomic_load_n(&stress_mm->mmap_lock.epoch, __ATOMIC_ACQUIRE);
@@ -802,7 +819,7 @@ static void stress_fork(struct stress_rec *rec)
 static void *stress_writer(void *arg)
 {
 	struct stress_thread *t = arg;
-	unsigned long locks;
+	unsigned long sections;
 	int i;
 
 	rcu_register_thread();
@@ -824,7 +841,7 @@ static void *stress_writer(void *arg)
 			stress_fork(rec);
 			continue;
 		}
-		locks = test_write_locks;
+		sections = test_sections;
 		test_last_lookup_serial = 0;
 		if (r < 35) {
 			rec->op = S_REGISTER;
@@ -852,14 +869,14 @@ static void *stress_writer(void *arg)
 			rec->serial = test_table_last_serial;
 		if (rec->op == S_LOOKUP)
 			rec->serial = test_last_lookup_serial;
-		if (test_write_locks - locks > 1) {
-			printf("# %s took the mmap lock %lu times\n",
+		if (test_sections - sections > 1) {
+			printf("# %s took %lu sections\n",
 			       rec->op == S_REGISTER ? "register" : "an operation",
-			       test_write_locks - locks);
+			       test_sections - sections);
 			t->errors++;
 		}
-		if (test_write_locks != locks)
-			rec->epoch = test_last_write_epoch;
+		if (test_sections != sections)
+			rec->epoch = test_last_section;
 	}
 	rcu_unregister_thread();
 	return NULL;
@@ -933,7 +950,7 @@ static bool model_apply(struct model *m, const struct stress_rec *rec)
 
 	switch (rec->op) {
 	case S_REGISTER:
-		if (!rec->epoch)	/* refused before the write lock */
+		if (!rec->epoch)	/* refused before its section */
 			return rec->ret == -ENOMEM;
 		/* Over a live entry: -EEXIST; over a dead one, in its place. */
 		if (m->serial[obj] && rec->ret == -EEXIST)
@@ -975,7 +992,7 @@ static bool model_apply(struct model *m, const struct stress_rec *rec)
 		m->serial[obj] = 0;
 		return true;
 	case S_LOOKUP:
-		/* Without the write lock, even to drop: the tree is the same. */
+		/* Without a section, even to drop: the tree is the same. */
 		if (rec->ret == 0)
 			return !rec->epoch && obj >= STRESS_CORRUPT;
 		if (rec->ret == -ENOENT)
@@ -1000,7 +1017,7 @@ static void stress_report(const struct stress_rec *rec, const struct model *m)
 {
 	int i;
 
-	printf("# write section %lu: %s", rec->epoch,
+	printf("# section %lu: %s", rec->epoch,
 	       stress_op_names[rec->op]);
 	if (rec->op == S_FORK) {
 		printf(" returned %d; child, model:", rec->ret);
@@ -1081,7 +1098,7 @@ static void stress_round(unsigned int maple_fail, unsigned int alloc_fail)
 		const struct stress_rec *rec = all[i];
 
 		if (i && rec->epoch && rec->epoch == all[i - 1]->epoch) {
-			printf("# two operations in write section %lu\n",
+			printf("# two operations in section %lu\n",
 			       rec->epoch);
 			bad++;
 		}
@@ -2355,6 +2372,959 @@ static void test_has_tables(void)
 	exit_mm(mm);
 	check_clean();
 }
+
+/*
+ * ==== The registry's own lock, "none" rows, mprotect(), module loads and
+ * walks that may not fault ====
+ *
+ * The tests below fail on the registry of 3ec176df9, before the tree had a
+ * lock of its own (`make run_base`), each for the reason it names.
+ */
+
+/*
+ * ---- What is found goes in under the mmap lock for reading ----
+ *
+ * The tree has a lock of its own (unwind_user_lock): what the kernel finds
+ * while it walks a stack goes in under the mmap lock for reading and that
+ * lock, and so do a prctl registration and its removal; none takes the
+ * mmap lock for writing, so the task's page faults and mmap() calls do not
+ * queue behind the unwinder (the registry of 3ec176df9 needed the write
+ * lock for every change: discovery took it).  A munmap() (under the write
+ * lock) still cannot come between the insert's check of the mapping and
+ * the insert: it waits for the insert, then drops the entry; one that
+ * comes first leaves nothing to insert.
+ */
+struct unmapper {
+	struct mm_struct	*mm;
+	unsigned long		base;
+	bool			done;
+	struct test_waiter	w;	/* its lock guards done */
+};
+
+static struct unmapper unmapper;
+static pthread_t unmapper_thread;
+static bool unmapper_waited;
+
+static void *unmapper_fn(void *arg)
+{
+	struct unmapper *u = arg;
+
+	rcu_register_thread();
+	test_lock_waiter = &u->w;
+	test_munmap(u->mm, u->base, OBJ_DATA_END(u->base));
+	pthread_mutex_lock(&u->w.lock);
+	u->done = true;
+	pthread_cond_broadcast(&u->w.cond);
+	pthread_mutex_unlock(&u->w.lock);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+/*
+ * In discovery's insert, its locks held: another thread unmaps the object,
+ * which must wait.
+ */
+static void unmap_in_insert(struct mm_struct *mm, unsigned long pc)
+{
+	struct unmapper *u = &unmapper;
+
+	test_discover_locked_hook = NULL;
+	*u = (struct unmapper){
+		.mm = mm, .base = pc & ~(OBJ_TEXT_SIZE - 1),
+		.w = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER },
+	};
+	pthread_create(&unmapper_thread, NULL, unmapper_fn, u);
+	pthread_mutex_lock(&u->w.lock);
+	while (!u->done && !u->w.waiting)
+		pthread_cond_wait(&u->w.cond, &u->w.lock);
+	unmapper_waited = !u->done;
+	pthread_mutex_unlock(&u->w.lock);
+}
+
+/* Between discovery's read of the object and its insert: a munmap(). */
+static void unmap_before_insert(struct mm_struct *mm, unsigned long pc)
+{
+	unsigned long base = pc & ~(OBJ_TEXT_SIZE - 1);
+
+	test_discover_hook = NULL;
+	test_munmap(mm, base, OBJ_DATA_END(base));
+}
+
+static void test_discovery_read_locked(void)
+{
+	struct mm_struct *mm = mm_with_maps(3);
+	unsigned long a = OBJ_BASE(0), b = OBJ_BASE(1), c = OBJ_BASE(2);
+	unsigned long locks, sections;
+	int ret;
+
+	reg_set_discoverable(a, REG_FOUND_TABLE);
+	reg_set_discoverable(c, REG_FOUND_TABLE);
+
+	locks = test_write_locks;
+	sections = test_sections;
+	CHECK(reg_lookup(mm, PC(a)) == 0, "lookup of the object found");
+	CHECK(reg_last_discovery == REG_DISC_ENTRY, "nothing found");
+	CHECK(test_write_locks == locks,
+	      "discovery took the mmap lock for writing %lu time(s)",
+	      test_write_locks - locks);
+	CHECK(test_sections == sections + 1, "discovery took %lu sections",
+	      test_sections - sections);
+
+	locks = test_write_locks;
+	CHECK(reg_register(mm, b) == 0, "register");
+	CHECK(reg_unregister(mm, b) == 0, "unregister");
+	CHECK(test_write_locks == locks,
+	      "a registration and its removal took the mmap lock for writing %lu time(s)",
+	      test_write_locks - locks);
+
+	/* A munmap() while the entry goes in. */
+	test_discover_locked_hook = unmap_in_insert;
+	ret = reg_lookup(mm, PC(c));
+	CHECK(!test_discover_locked_hook, "discovery did not come to insert");
+	pthread_join(unmapper_thread, NULL);
+	/* The lookup that follows the insert may come after the munmap(). */
+	CHECK((ret == 0 || ret == -ENOENT) &&
+	      reg_last_discovery == REG_DISC_ENTRY, "the insert: %d, %d", ret,
+	      reg_last_discovery);
+	CHECK(unmapper_waited, "the munmap() did not wait for the insert");
+	CHECK(!item_of(mm, c).serial, "the entry outlived the munmap()");
+	CHECK(reg_lookup(mm, PC(c)) == -ENOENT &&
+	      reg_last_discovery == REG_DISC_GONE,
+	      "a lookup after the munmap(): %d", reg_last_discovery);
+
+	/* A munmap() between the read and the insert. */
+	test_obj_map(mm, c);
+	test_discover_hook = unmap_before_insert;
+	CHECK(reg_lookup(mm, PC(c)) == -ENOENT,
+	      "a lookup in an object unmapped meanwhile");
+	CHECK(!test_discover_hook, "discovery did not read the object");
+	CHECK(reg_last_discovery == REG_DISC_GONE, "discovery: %d",
+	      reg_last_discovery);
+	CHECK(reg_contents(mm, NULL, 0) == 1 && reg_none_markers(mm) == 0,
+	      "%d entries and %d markers, want a's alone",
+	      reg_contents(mm, NULL, 0), reg_none_markers(mm));
+	test_rcu_barrier();
+	CHECK(test_blocks_live() == 1, "%ld entries allocated, want 1",
+	      test_blocks_live());
+
+	reg_set_discoverable(a, REG_FOUND_NOTHING);
+	reg_set_discoverable(c, REG_FOUND_NOTHING);
+	exit_mm(mm);
+	check_clean();
+}
+
+/*
+ * The same with threads: two look up (and so find tables, or mark objects
+ * that have none) while a third unmaps and maps the objects again.  Every
+ * change of the tree or of the mappings is in a section that excludes the
+ * others (see linux/mm_types.h); replayed in their order over a model (per
+ * object: mapped or not; nothing, an entry or a marker over it), each
+ * insert must have found what the model says, and the tree at the end must
+ * equal it.  Meanwhile, under the mmap read lock, every entry lies over an
+ * executable mapping; and no lookup ever takes the mmap lock for writing.
+ */
+#define DSTRESS_OBJS	8
+#define DSTRESS_NONE	6	/* objects 6, 7: no table (markers) */
+#define DSTRESS_LOOKERS	2
+#define DSTRESS_OPS	20000
+
+enum dstress_op { D_LOOKUP, D_MAP, D_MUNMAP };
+
+struct dstress_rec {
+	unsigned long		epoch;		/* of its section, or 0 */
+	enum dstress_op		op;
+	int			obj;
+	enum reg_discovery	disc;
+};
+
+struct dstress_thread {
+	pthread_t		thread;
+	unsigned int		seed;
+	struct dstress_rec	*recs;
+	int			nr_recs;
+	int			errors;
+	unsigned long		write_locks;
+};
+
+static struct mm_struct *dstress_mm;
+static bool dstress_stop;
+static unsigned int dstress_maple_fail;
+
+static void dstress_yield(struct mm_struct *mm, unsigned long pc)
+{
+	if (test_rand() % 4 == 0)
+		sched_yield();
+}
+
+static void *dstress_looker(void *arg)
+{
+	struct dstress_thread *t = arg;
+	unsigned long sections;
+	int i;
+
+	rcu_register_thread();
+	test_srand(t->seed);
+	test_maple_fail_ratio = dstress_maple_fail;
+	for (i = 0; i < DSTRESS_OPS; i++) {
+		struct dstress_rec *rec = &t->recs[t->nr_recs++];
+		int obj = test_rand() % DSTRESS_OBJS, ret;
+
+		*rec = (struct dstress_rec){ .op = D_LOOKUP, .obj = obj };
+		sections = test_sections;
+		reg_last_discovery = REG_DISC_NOTHING;
+		ret = reg_lookup(dstress_mm, PC(OBJ_BASE(obj)) +
+					     test_rand() % 0x100);
+		rec->disc = reg_last_discovery;
+		if (test_sections - sections > 1) {
+			printf("# a lookup took %lu sections\n",
+			       test_sections - sections);
+			t->errors++;
+		}
+		if (test_sections != sections)
+			rec->epoch = test_last_section;
+		if (ret && ret != -ENOENT) {
+			printf("# a lookup: %d\n", ret);
+			t->errors++;
+		}
+	}
+	t->write_locks = test_write_locks;
+	rcu_unregister_thread();
+	return NULL;
+}
+
+/* Under the mmap read lock: every entry lies over an executable mapping. */
+static int dstress_check(struct mm_struct *mm)
+{
+	struct reg_item items[DSTRESS_OBJS + 1];
+	struct vm_area_struct *vma;
+	int i, n, bad = 0;
+
+	mmap_read_lock(mm);
+	n = reg_contents(mm, items, DSTRESS_OBJS + 1);
+	for (i = 0; i < n && i <= DSTRESS_OBJS; i++) {
+		vma = vma_lookup(mm, items[i].start);
+		if (!vma || !(vma->vm_flags & VM_EXEC) ||
+		    vma->vm_end < items[i].end) {
+			printf("# an entry at %#lx over no executable mapping\n",
+			       items[i].start);
+			bad++;
+		}
+	}
+	mmap_read_unlock(mm);
+	return bad;
+}
+
+static void *dstress_mapper(void *arg)
+{
+	struct dstress_thread *t = arg;
+	unsigned long base;
+	int obj, n = 0;
+
+	rcu_register_thread();
+	test_srand(t->seed);
+	while (!__atomic_load_n(&dstress_stop, __ATOMIC_ACQUIRE)) {
+		struct dstress_rec *rec = &t->recs[t->nr_recs++];
+
+		obj = test_rand() % DSTRESS_OBJS;
+		base = OBJ_BASE(obj);
+		*rec = (struct dstress_rec){ .obj = obj };
+		if (test_rand() % 2) {
+			rec->op = D_MUNMAP;
+			test_munmap(dstress_mm, base, OBJ_DATA_END(base));
+		} else {
+			rec->op = D_MAP;
+			stress_map(dstress_mm, base);
+		}
+		rec->epoch = test_last_section;
+		if (++n % 8 == 0)
+			t->errors += dstress_check(dstress_mm);
+		if (t->nr_recs == DSTRESS_OPS)
+			break;
+		sched_yield();
+	}
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static int dstress_cmp(const void *a, const void *b)
+{
+	const struct dstress_rec *x = *(struct dstress_rec *const *)a;
+	const struct dstress_rec *y = *(struct dstress_rec *const *)b;
+
+	return x->epoch < y->epoch ? -1 : x->epoch > y->epoch;
+}
+
+enum dstress_state { D_EMPTY, D_ENTRY, D_MARKER };
+
+static void dstress_round(unsigned int maple_fail)
+{
+	struct dstress_thread threads[DSTRESS_LOOKERS + 1] = {};
+	struct dstress_thread *mapper = &threads[DSTRESS_LOOKERS];
+	enum dstress_state state[DSTRESS_OBJS] = {};
+	bool mapped[DSTRESS_OBJS];
+	struct dstress_rec **all;
+	int i, j, nr = 0, bad = 0, entries = 0, markers = 0;
+	int found[5] = {};
+
+	dstress_maple_fail = maple_fail;
+	dstress_stop = false;
+	dstress_mm = mm_with_maps(DSTRESS_OBJS);
+	for (i = 0; i < DSTRESS_OBJS; i++) {
+		mapped[i] = true;
+		reg_set_discoverable(OBJ_BASE(i), i < DSTRESS_NONE ?
+				     REG_FOUND_TABLE : REG_FOUND_NONE);
+	}
+	mt_set_non_kernel(0);
+	test_discover_hook = dstress_yield;
+	test_discover_locked_hook = dstress_yield;
+	for (i = 0; i <= DSTRESS_LOOKERS; i++) {
+		threads[i].seed = 0x61c88647U * (i + 1);
+		threads[i].recs = calloc(DSTRESS_OPS, sizeof(struct dstress_rec));
+		if (!threads[i].recs)
+			abort();
+	}
+	pthread_create(&mapper->thread, NULL, dstress_mapper, mapper);
+	for (i = 0; i < DSTRESS_LOOKERS; i++)
+		pthread_create(&threads[i].thread, NULL, dstress_looker,
+			       &threads[i]);
+	for (i = 0; i < DSTRESS_LOOKERS; i++)
+		pthread_join(threads[i].thread, NULL);
+	__atomic_store_n(&dstress_stop, true, __ATOMIC_RELEASE);
+	pthread_join(mapper->thread, NULL);
+	test_discover_hook = NULL;
+	test_discover_locked_hook = NULL;
+
+	all = calloc((DSTRESS_LOOKERS + 1) * DSTRESS_OPS, sizeof(*all));
+	if (!all)
+		abort();
+	for (i = 0; i <= DSTRESS_LOOKERS; i++) {
+		CHECK(threads[i].errors == 0, "thread %d: %d errors", i,
+		      threads[i].errors);
+		if (i < DSTRESS_LOOKERS)
+			CHECK(!threads[i].write_locks,
+			      "lookups took the mmap lock for writing %lu times",
+			      threads[i].write_locks);
+		for (j = 0; j < threads[i].nr_recs; j++) {
+			struct dstress_rec *rec = &threads[i].recs[j];
+
+			if (rec->epoch)
+				all[nr++] = rec;
+			else if (rec->disc != REG_DISC_NOTHING && bad++ < 5)
+				printf("# discovery changed the tree without a section\n");
+			if (rec->op == D_LOOKUP)
+				found[rec->disc]++;
+		}
+	}
+	qsort(all, nr, sizeof(*all), dstress_cmp);
+	for (i = 0; i < nr; i++) {
+		const struct dstress_rec *rec = all[i];
+		int o = rec->obj;
+		bool ok = true;
+
+		if (i && rec->epoch == all[i - 1]->epoch)
+			ok = false;
+		switch (rec->op) {
+		case D_MAP:
+			mapped[o] = true;
+			state[o] = D_EMPTY;
+			break;
+		case D_MUNMAP:
+			mapped[o] = false;
+			state[o] = D_EMPTY;
+			break;
+		case D_LOOKUP:
+			switch (rec->disc) {
+			case REG_DISC_ENTRY:
+				ok = mapped[o] && state[o] == D_EMPTY &&
+				     o < DSTRESS_NONE;
+				state[o] = D_ENTRY;
+				break;
+			case REG_DISC_MARKER:
+				ok = mapped[o] && state[o] == D_EMPTY;
+				state[o] = D_MARKER;
+				break;
+			case REG_DISC_COVERED:
+				ok = mapped[o] && state[o] != D_EMPTY;
+				break;
+			case REG_DISC_GONE:
+				ok = !mapped[o];
+				break;
+			case REG_DISC_NOTHING:
+				/* No memory to insert: nothing changed. */
+				break;
+			}
+			break;
+		}
+		if (!ok && bad++ < 5)
+			printf("# section %lu: %s of object %d (discovery %d); model: %s, %d\n",
+			       rec->epoch, rec->op == D_LOOKUP ? "lookup" :
+			       rec->op == D_MAP ? "map" : "munmap", o,
+			       rec->disc, mapped[o] ? "mapped" : "unmapped",
+			       state[o]);
+	}
+	CHECK(bad == 0, "%d sections against the model", bad);
+
+	for (i = 0; i < DSTRESS_OBJS; i++) {
+		struct reg_item it = item_of(dstress_mm, OBJ_BASE(i));
+
+		CHECK(!it.serial == (state[i] != D_ENTRY),
+		      "object %d: entry %lu, model %d", i, it.serial, state[i]);
+		entries += state[i] == D_ENTRY;
+		markers += state[i] == D_MARKER;
+	}
+	CHECK(reg_count(dstress_mm) == entries &&
+	      reg_none_markers(dstress_mm) == markers,
+	      "%ld entries, %d markers; model %d, %d", reg_count(dstress_mm),
+	      reg_none_markers(dstress_mm), entries, markers);
+	test_rcu_barrier();
+	CHECK(test_blocks_live() == entries, "%ld entries allocated, model %d",
+	      test_blocks_live(), entries);
+	printf("# %d sections; lookups: %d found nothing to do, %d tables,",
+	       nr, found[REG_DISC_NOTHING], found[REG_DISC_ENTRY]);
+	printf(" %d marked, %d covered, %d unmapped\n",
+	       found[REG_DISC_MARKER], found[REG_DISC_COVERED],
+	       found[REG_DISC_GONE]);
+
+	for (i = 0; i < DSTRESS_OBJS; i++)
+		reg_set_discoverable(OBJ_BASE(i), REG_FOUND_NOTHING);
+	exit_mm(dstress_mm);
+	check_clean();
+	for (i = 0; i <= DSTRESS_LOOKERS; i++)
+		free(threads[i].recs);
+	free(all);
+}
+
+static void test_discovery_munmap_stress(void)
+{
+	printf("# no allocation fails\n");
+	dstress_round(0);
+	printf("# 1 in 8 node allocations of the inserts fails\n");
+	dstress_round(8);
+}
+
+/*
+ * ---- A pc that no FDE covers is searched once ----
+ *
+ * A lookup whose search finds no FDE for the pc (hand-written assembly, a
+ * runtime's builtins) keeps that as it keeps a frame: the same pc again is
+ * answered from the cache, not searched (the registry of 3ec176df9
+ * searched at every sample).  The answer goes with the generation, as a
+ * frame does: after a removal the pc is searched again, and a table that
+ * comes at the same address (dlclose(), dlopen()) is asked.  The same for
+ * a table without a header, searched through its index.
+ */
+static void test_none_cached(void)
+{
+	struct mm_struct *mm = mm_with_objs(2);
+	unsigned long a = OBJ_BASE(0), b = OBJ_BASE(1), c = OBJ_BASE(2);
+	unsigned long pc = PC(a) + 0x100, hits0, misses0, hits, misses;
+	long searches, cached = reg_stat("none_cached");
+	int i, n, ret;
+
+	test_table_add_nofde(pc, pc + 0x100);
+	searches = test_table_searches();
+	ret = reg_lookup(mm, pc);
+	CHECK(ret == -ENOENT, "a pc no FDE covers: %d", ret);
+	CHECK(test_table_searches() == searches + 1, "%ld searches, want 1",
+	      test_table_searches() - searches);
+	CHECK(!reg_cache_stats(mm, &hits0, &misses0),
+	      "nothing cached for a pc no FDE covers");
+	for (i = 0, n = 0; i < 100; i++)
+		n += reg_lookup(mm, pc) == -ENOENT;
+	CHECK(n == 100, "%d of 100 lookups -ENOENT", n);
+	printf("# 101 lookups of a pc no FDE covers: %ld search(es)\n",
+	       test_table_searches() - searches);
+	CHECK(test_table_searches() == searches + 1,
+	      "%ld searches for 101 lookups, want 1",
+	      test_table_searches() - searches);
+	CHECK(!reg_cache_stats(mm, &hits, &misses) && hits == hits0 + 100,
+	      "not answered from the cache");
+	if (cached >= 0)
+		CHECK(reg_stat("none_cached") == cached + 100,
+		      "debugfs none_cached %ld, want %ld",
+		      reg_stat("none_cached"), cached + 100);
+	CHECK(reg_lookup(mm, pc + 0x100) == 0 && reg_lookup(mm, PC(a)) == 0,
+	      "the frames around it");
+
+	/* A removal elsewhere: searched again, once. */
+	CHECK(reg_unregister(mm, b) == 0, "unregister");
+	searches = test_table_searches();
+	CHECK(reg_lookup(mm, pc) == -ENOENT && reg_lookup(mm, pc) == -ENOENT,
+	      "after a removal");
+	CHECK(test_table_searches() == searches + 1,
+	      "after a removal: %ld searches, want 1",
+	      test_table_searches() - searches);
+
+	/* Another object at the same address, which has an FDE there. */
+	test_table_clear_nofde();
+	CHECK(reg_unregister(mm, a) == 0, "unregister");
+	test_munmap(mm, a, OBJ_DATA_END(a));
+	test_obj_map(mm, a);
+	CHECK(reg_register(mm, a) == 0, "register again");
+	test_last_lookup_serial = 0;
+	ret = reg_lookup(mm, pc);
+	CHECK(ret == 0 && test_last_lookup_serial == serial_of(mm, a),
+	      "the new object: %d, from table %lu, want %lu", ret,
+	      test_last_lookup_serial, serial_of(mm, a));
+
+	/* Without a header: the index says it. */
+	test_obj_map(mm, c);
+	CHECK(reg_register_bare(mm, c) == 0, "registering without a header");
+	test_table_add_nofde(PC(c), PC(c) + 1);
+	searches = test_table_searches();
+	for (i = 0, n = 0; i < 10; i++)
+		n += reg_lookup(mm, PC(c)) == -ENOENT;
+	CHECK(n == 10, "%d of 10 lookups -ENOENT", n);
+	CHECK(test_table_searches() == searches + 1,
+	      "without a header: %ld searches, want 1",
+	      test_table_searches() - searches);
+	/* The table goes: its "none" too. */
+	test_table_clear_nofde();
+	test_munmap(mm, c, c + OBJ_TEXT_SIZE);
+	CHECK(reg_lookup(mm, PC(c)) == -ENOENT, "unmapped");
+	test_munmap(mm, c, OBJ_DATA_END(c));
+	test_obj_map(mm, c);
+	CHECK(reg_register_bare(mm, c) == 0, "registering again");
+	CHECK(reg_lookup(mm, PC(c)) == 0, "the new table's frame");
+
+	exit_mm(mm);
+	check_clean();
+}
+
+/*
+ * ---- mprotect() to executable drops markers, not entries ----
+ *
+ * Memory in which the kernel found no table may hold other code once its
+ * protection changed (a JIT's, an image a loader copied): its marker goes,
+ * and the next lookup there probes it again.  Entries stay (a registered
+ * JIT table outlives the W^X flips of its code), and so do markers outside
+ * the range; where there is no marker, nothing changes, not even the
+ * generation; an mm without tables takes no lock.  The registry of
+ * 3ec176df9 had no such hook: the marker stayed.
+ */
+static void test_protect_markers(void)
+{
+	struct mm_struct *mm = mm_with_maps(4), *empty = mm_with_maps(1);
+	unsigned long a = OBJ_BASE(0), b = OBJ_BASE(1), c = OBJ_BASE(2);
+	unsigned long d = OBJ_BASE(3), sb, sc, mutexes;
+	long calls;
+	long long gen;
+
+	reg_set_discoverable(a, REG_FOUND_NONE);
+	reg_set_discoverable(c, REG_FOUND_TABLE);
+	reg_set_discoverable(d, REG_FOUND_NONE);
+	CHECK(reg_register(mm, b) == 0, "register");
+	CHECK(reg_lookup(mm, PC(a)) == -ENOENT && reg_lookup(mm, PC(b)) == 0 &&
+	      reg_lookup(mm, PC(c)) == 0 && reg_lookup(mm, PC(d)) == -ENOENT,
+	      "the first lookups");
+	CHECK(reg_none_markers(mm) == 2, "%d markers, want 2",
+	      reg_none_markers(mm));
+	sb = serial_of(mm, b);
+	sc = serial_of(mm, c);
+	calls = reg_discover_calls();
+
+	/* Code with a table there now. */
+	reg_set_discoverable(a, REG_FOUND_TABLE);
+	test_mprotect(mm, a, OBJ_DATA_END(c), VM_READ | VM_EXEC);
+	CHECK(!shows(mm, a, a + OBJ_TEXT_SIZE, "discovered none\n"),
+	      "the marker in the range is left");
+	CHECK(shows(mm, d, d + OBJ_TEXT_SIZE, "discovered none\n"),
+	      "the marker outside the range went");
+	CHECK(serial_of(mm, b) == sb && item_of(mm, b).origin == REG_PRCTL,
+	      "the registration went");
+	CHECK(serial_of(mm, c) == sc && item_of(mm, c).origin == REG_FILE,
+	      "the table found went");
+	CHECK(reg_count(mm) == 2, "%ld entries, want 2", reg_count(mm));
+	test_last_lookup_serial = 0;
+	CHECK(reg_lookup(mm, PC(b)) == 0 && test_last_lookup_serial == sb,
+	      "the registration's frame");
+	CHECK(reg_lookup(mm, PC(c)) == 0, "the found table's frame");
+	CHECK(reg_discover_calls() == calls, "%ld calls of discovery",
+	      reg_discover_calls() - calls);
+	CHECK(reg_lookup(mm, PC(a)) == 0 && item_of(mm, a).origin == REG_FILE,
+	      "not looked at again");
+	CHECK(reg_lookup(mm, PC(d)) == -ENOENT &&
+	      reg_discover_calls() == calls + 1, "%ld calls of discovery",
+	      reg_discover_calls() - calls);
+
+	/* Over entries alone: the frames cached stay. */
+	gen = reg_generation(mm);
+	test_mprotect(mm, b, b + OBJ_TEXT_SIZE, VM_READ | VM_EXEC);
+	CHECK(reg_generation(mm) == gen, "a new generation");
+	expect_hit(mm, b, "after mprotect() over a registration");
+
+	mutexes = test_mutex_locks;
+	test_mprotect(empty, OBJ_BASE(0), OBJ_BASE(0) + OBJ_TEXT_SIZE,
+		      VM_READ | VM_EXEC);
+	CHECK(test_mutex_locks == mutexes,
+	      "mprotect() of an mm without tables took the registry's lock");
+
+	reg_set_discoverable(a, REG_FOUND_NOTHING);
+	reg_set_discoverable(c, REG_FOUND_NOTHING);
+	reg_set_discoverable(d, REG_FOUND_NOTHING);
+	exit_mm(empty);
+	exit_mm(mm);
+	check_clean();
+}
+
+/*
+ * ---- The module of a format's handler: asked for at most once a minute ----
+ *
+ * A registration of a format whose handler is not loaded asks modprobe for
+ * it (request_module()) only if this kernel has it as a module, at most
+ * once a minute whoever asks, and only for a range that is mapped: 1000
+ * registrations of a PE image whose module never appears ask once a
+ * minute (the registry of 3ec176df9 asked at each, for any format, even
+ * for a range not mapped).  A module that loads serves the registration
+ * that asked, and the entries hold references on it.  jiffies wrap within
+ * that minute.
+ */
+static int pe_load_hook(const char *name)
+{
+	char want[32];
+
+	snprintf(want, sizeof(want), "unwind-user-format-%d", REG_FORMAT_PE);
+	if (strcmp(name, want))
+		return -ENOENT;
+	/* Loaded already (-EBUSY): modprobe says 0. */
+	reg_pe_load();
+	return 0;
+}
+
+static long module_requests(void)
+{
+	return __atomic_load_n(&test_request_module_calls, __ATOMIC_SEQ_CST);
+}
+
+static int register_images(struct mm_struct *mm, unsigned int format,
+			   unsigned long base, int nr)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		n += reg_add_table(mm, format, base, OBJ_DATA_END(base)) ==
+		     -ENOPROTOOPT;
+	return n;
+}
+
+static void test_format_load_rate(void)
+{
+	struct mm_struct *mm = mm_with_maps(2);
+	unsigned long a = OBJ_BASE(0), b = OBJ_BASE(1), hole = OBJ_BASE(9);
+	long calls = module_requests();
+	int n, ret;
+
+	jiffies = -(unsigned long)(10 * HZ);
+	n = register_images(mm, REG_FORMAT_PE, a, 1000);
+	printf("# 1000 registrations of a module that never loads: %ld request(s)\n",
+	       module_requests() - calls);
+	CHECK(n == 1000, "%d of 1000 registrations -ENOPROTOOPT", n);
+	CHECK(module_requests() == calls + 1,
+	      "1000 registrations asked for the module %ld times, want 1",
+	      module_requests() - calls);
+	jiffies += 30 * HZ;
+	CHECK(register_images(mm, REG_FORMAT_PE, a, 1000) == 1000 &&
+	      module_requests() == calls + 1,
+	      "30 s on (jiffies wrapped): %ld requests, want 1",
+	      module_requests() - calls);
+	jiffies += 31 * HZ;
+	CHECK(register_images(mm, REG_FORMAT_PE, a, 1000) == 1000 &&
+	      module_requests() == calls + 2,
+	      "61 s on: %ld requests, want 2", module_requests() - calls);
+
+	CHECK(register_images(mm, REG_FORMAT_UNKNOWN, a, 1000) == 1000,
+	      "registrations of a format without a handler");
+	CHECK(module_requests() == calls + 2,
+	      "a format this kernel has no module of was asked for");
+
+	jiffies += 61 * HZ;
+	ret = reg_add_table(mm, REG_FORMAT_PE, hole, hole + OBJ_TEXT_SIZE);
+	CHECK(ret == -ENOMEM, "a range not mapped: %d", ret);
+	CHECK(module_requests() == calls + 2,
+	      "the module was asked for before the range was checked");
+
+	test_request_module = pe_load_hook;
+	ret = reg_add_table(mm, REG_FORMAT_PE, a, OBJ_DATA_END(a));
+	CHECK(ret == 0 && module_requests() == calls + 3,
+	      "a module that loads: %d, %ld requests", ret,
+	      module_requests() - calls);
+	CHECK(reg_format_of(mm, a) == REG_FORMAT_PE &&
+	      item_of(mm, a).origin == REG_PRCTL, "no entry of the format");
+	CHECK(shows(mm, a, OBJ_DATA_END(a), "prctl pe\n"),
+	      "/proc does not show the image");
+	CHECK(reg_add_table(mm, REG_FORMAT_PE, b, OBJ_DATA_END(b)) == 0 &&
+	      module_requests() == calls + 3, "a second image");
+	CHECK(reg_pe_module_refs() == 2, "%d references on the module, want 2",
+	      reg_pe_module_refs());
+	test_last_lookup_serial = 0;
+	CHECK(reg_lookup(mm, PC(b)) == 0 && test_last_lookup_serial == b,
+	      "a lookup in the image: from %#lx", test_last_lookup_serial);
+	CHECK(reg_remove(mm, REG_FORMAT_PE, a, OBJ_DATA_END(a)) == 0,
+	      "unregister");
+	test_munmap(mm, b, OBJ_DATA_END(b));
+	test_rcu_barrier();
+	CHECK(reg_pe_module_refs() == 0, "%d references left on the module",
+	      reg_pe_module_refs());
+
+	reg_pe_unload();
+	test_request_module = NULL;
+	exit_mm(mm);
+	check_clean();
+}
+
+/*
+ * ---- Discovery never waits for a module: a worker asks ----
+ *
+ * unwind_user_format_find() (discovery's way to a handler) queues a worker
+ * that asks modprobe, and says -EAGAIN while it is to; once it ran and
+ * nothing came, -ENOPROTOOPT for a minute; once the module came, the
+ * handler.  A PE image met meanwhile is probed again later (not marked),
+ * then marked once none will come; once its handler is there, an image is
+ * found by a lookup, as an entry of the format that holds a reference on
+ * the module, also dropped when the entry cannot go in (the registry of
+ * 3ec176df9 had no such way: -ENOPROTOOPT at once).
+ */
+static void test_format_find_worker(void)
+{
+	struct mm_struct *mm = mm_with_maps(3);
+	unsigned long a = OBJ_BASE(0), b = OBJ_BASE(1), c = OBJ_BASE(2);
+	long calls = module_requests();
+	int i, n, ret;
+
+	ret = reg_format_find(REG_FORMAT_PE);
+	CHECK(ret == -EAGAIN, "the handler of a module not loaded: %d", ret);
+	CHECK(test_work_queued() == 1, "%d items of work queued",
+	      test_work_queued());
+	CHECK(module_requests() == calls, "discovery asked for the module itself");
+	CHECK(reg_format_find(REG_FORMAT_PE) == -EAGAIN &&
+	      test_work_queued() == 1, "asked again: %d items queued",
+	      test_work_queued());
+
+	reg_set_discoverable(a, REG_FOUND_PE);
+	CHECK(reg_lookup(mm, PC(a)) == -ENOENT, "a lookup in the image");
+	CHECK(!reg_contents(mm, NULL, 0) && !reg_none_markers(mm),
+	      "the image is marked while its module is asked for");
+
+	CHECK(test_run_work() == 1, "the worker did not run");
+	CHECK(module_requests() == calls + 1, "the worker: %ld requests",
+	      module_requests() - calls);
+	for (i = 0, n = 0; i < 100; i++)
+		n += reg_format_find(REG_FORMAT_PE) == -ENOPROTOOPT;
+	CHECK(n == 100 && !test_work_queued() && module_requests() == calls + 1,
+	      "nothing came: %d of 100 -ENOPROTOOPT, %d queued, %ld requests",
+	      n, test_work_queued(), module_requests() - calls);
+	CHECK(reg_format_find(REG_FORMAT_UNKNOWN) == -ENOPROTOOPT &&
+	      !test_work_queued(), "a format without a module");
+	CHECK(reg_lookup(mm, PC(a)) == -ENOENT && reg_none_markers(mm) == 1,
+	      "the image is not marked once no handler will come");
+
+	/* A minute on, the module comes when asked for. */
+	jiffies += 61 * HZ;
+	test_request_module = pe_load_hook;
+	CHECK(reg_format_find(REG_FORMAT_PE) == -EAGAIN, "not asked again");
+	CHECK(test_run_work() == 1 && module_requests() == calls + 2,
+	      "the worker: %ld requests", module_requests() - calls);
+	CHECK(reg_format_find(REG_FORMAT_PE) == 0, "no handler once loaded");
+	CHECK(reg_pe_module_refs() == 0, "%d references on the module",
+	      reg_pe_module_refs());
+
+	reg_set_discoverable(b, REG_FOUND_PE);
+	test_last_lookup_serial = 0;
+	ret = reg_lookup(mm, PC(b));
+	CHECK(ret == 0 && test_last_lookup_serial == b,
+	      "a lookup in an image: %d, from %#lx", ret,
+	      test_last_lookup_serial);
+	CHECK(reg_format_of(mm, b) == REG_FORMAT_PE &&
+	      item_of(mm, b).origin == REG_FILE, "no entry of the format");
+	CHECK(shows(mm, b, b + OBJ_TEXT_SIZE, "discovered pe\n"),
+	      "/proc does not show the image found");
+	CHECK(reg_pe_module_refs() == 1, "%d references on the module, want 1",
+	      reg_pe_module_refs());
+
+	/* Found, but no memory to put it in: its reference goes. */
+	reg_set_discoverable(c, REG_FOUND_PE);
+	test_store_fail_nth(1);
+	CHECK(reg_lookup(mm, PC(c)) == -ENOENT, "a lookup without memory");
+	test_store_fail_nth(0);
+	CHECK(reg_format_of(mm, c) < 0, "an entry without memory");
+	CHECK(reg_pe_module_refs() == 1,
+	      "%d references on the module after an entry was discarded",
+	      reg_pe_module_refs());
+
+	test_munmap(mm, a, OBJ_DATA_END(c));
+	test_rcu_barrier();
+	CHECK(reg_pe_module_refs() == 0, "%d references left on the module",
+	      reg_pe_module_refs());
+	reg_set_discoverable(a, REG_FOUND_NOTHING);
+	reg_set_discoverable(b, REG_FOUND_NOTHING);
+	reg_set_discoverable(c, REG_FOUND_NOTHING);
+	reg_pe_unload();
+	test_request_module = NULL;
+	exit_mm(mm);
+	check_clean();
+}
+
+/*
+ * ---- Registrations while the worker is to ask for a module ----
+ *
+ * "At most one load per minute and format, whoever asks": discovery has
+ * the worker ask, and registrations meanwhile must not ask modprobe again,
+ * each of them.  They wait for the worker's load instead, and use the
+ * module if it came.
+ */
+static void test_format_load_pending(void)
+{
+	struct mm_struct *mm = mm_with_maps(1);
+	unsigned long a = OBJ_BASE(0);
+	long calls = module_requests();
+	int n, ret;
+
+	CHECK(reg_format_find(REG_FORMAT_PE) == -EAGAIN, "no worker queued");
+	n = register_images(mm, REG_FORMAT_PE, a, 1000);
+	test_run_work();
+	printf("# 1000 registrations while the worker was to ask: %ld request(s)\n",
+	       module_requests() - calls);
+	CHECK(n == 1000, "%d of 1000 registrations -ENOPROTOOPT", n);
+	CHECK(module_requests() == calls + 1,
+	      "%ld requests of the module within a minute, want 1",
+	      module_requests() - calls);
+
+	jiffies += 61 * HZ;
+	test_request_module = pe_load_hook;
+	CHECK(reg_format_find(REG_FORMAT_PE) == -EAGAIN, "no worker queued");
+	ret = reg_add_table(mm, REG_FORMAT_PE, a, OBJ_DATA_END(a));
+	CHECK(ret == 0, "a registration while the module loads: %d", ret);
+	test_run_work();
+	CHECK(module_requests() == calls + 2,
+	      "%ld requests of the module in two minutes, want 2",
+	      module_requests() - calls);
+
+	test_munmap(mm, a, OBJ_DATA_END(a));
+	reg_pe_unload();
+	test_request_module = NULL;
+	exit_mm(mm);
+	check_clean();
+}
+
+/*
+ * ---- A walk that may not fault neither probes nor indexes ----
+ *
+ * The walk of an exiting task runs with page faults disabled: a lookup
+ * then does not look for the table of what is mapped (discovery reads and
+ * takes locks) and does not build an index (its reads would fail, and the
+ * failure be kept for the entry's other users): -ENOENT, -EOPNOTSUPP, and
+ * nothing counted against the entry; a table with a header is searched
+ * without the index.  The next walk that may fault does both.  (The
+ * registry of 3ec176df9 did both with faults disabled.)
+ */
+static void test_pagefault_disabled(void)
+{
+	struct mm_struct *mm = mm_with_maps(3);
+	unsigned long a = OBJ_BASE(0), b = OBJ_BASE(1), c = OBJ_BASE(2);
+	long calls, builds;
+	int ret;
+
+	reg_set_discoverable(a, REG_FOUND_TABLE);
+	CHECK(reg_register_bare(mm, b) == 0, "registering without a header");
+	CHECK(reg_register(mm, c) == 0, "registering");
+	calls = reg_discover_calls();
+	builds = test_index_builds();
+
+	pagefault_disable();
+	ret = reg_lookup(mm, PC(a));
+	CHECK(ret == -ENOENT, "a lookup in an object not found yet: %d", ret);
+	CHECK(reg_discover_calls() == calls,
+	      "discovery was called with page faults disabled");
+	CHECK(!item_of(mm, a).serial && !reg_none_markers(mm),
+	      "found with page faults disabled");
+	ret = reg_lookup(mm, PC(b));
+	CHECK(ret == -EOPNOTSUPP, "a lookup in a table without an index: %d",
+	      ret);
+	ret = reg_lookup(mm, PC(c));
+	CHECK(ret == 0, "a lookup in a table with a header: %d", ret);
+	CHECK(test_index_builds() == builds,
+	      "%ld indexes built with page faults disabled",
+	      test_index_builds() - builds);
+	pagefault_enable();
+
+	CHECK(reg_lookup(mm, PC(a)) == 0 && reg_discover_calls() == calls + 1,
+	      "not found once faults are allowed");
+	CHECK(reg_lookup(mm, PC(b)) == 0, "not indexed once faults are allowed");
+	/* The object found and the table without a header. */
+	CHECK(test_index_builds() == builds + 2, "%ld indexes built, want 2",
+	      test_index_builds() - builds);
+
+	reg_set_discoverable(a, REG_FOUND_NOTHING);
+	exit_mm(mm);
+	check_clean();
+}
+
+/*
+ * ---- The shim's lock order check is live ----
+ *
+ * Not a test of the registry (it passes on any): an mmap lock taken under
+ * unwind_user_lock, two mutexes taken in both orders, a mutex asserted held
+ * that is not, each ends its process.
+ */
+static DEFINE_MUTEX(order_x);
+static DEFINE_MUTEX(order_y);
+
+static bool aborts(int what, struct mm_struct *mm)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		/* Its message is expected: not on the test's stderr. */
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(2);
+		switch (what) {
+		case 0:
+			mutex_lock(&mm->unwind_user_lock);
+			mmap_read_lock(mm);
+			break;
+		case 1:
+			mutex_lock(&order_x);
+			mutex_lock(&order_y);
+			mutex_unlock(&order_y);
+			mutex_unlock(&order_x);
+			mutex_lock(&order_y);
+			mutex_lock(&order_x);
+			break;
+		case 2:
+			lockdep_assert_held(&mm->unwind_user_lock);
+			break;
+		case 3:
+			/* The right order passes. */
+			mmap_read_lock(mm);
+			mutex_lock(&mm->unwind_user_lock);
+			lockdep_assert_held(&mm->unwind_user_lock);
+			mmap_assert_locked(mm);
+			mutex_unlock(&mm->unwind_user_lock);
+			mmap_read_unlock(mm);
+			_exit(0);
+		}
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return false;
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+}
+
+static void test_lock_order_checked(void)
+{
+	struct mm_struct *mm = test_mm_new();
+
+	CHECK(aborts(0, mm), "an mmap lock taken under unwind_user_lock");
+	CHECK(aborts(1, mm), "two mutexes taken in both orders");
+	CHECK(aborts(2, mm), "a mutex not held asserted held");
+	CHECK(!aborts(3, mm), "the order of the registry's writers");
+	exit_mm(mm);
+	check_clean();
+}
+
 #endif /* REGISTRY_TEST_DISCOVERY */
 
 /* ---- the runner ---- */
@@ -2401,6 +3371,17 @@ static const struct test tests[] = {
 	{ "registry_ops_quiet", test_registry_ops_quiet },
 	{ "has_tables", test_has_tables },
 	{ "forget_found", test_forget_found },
+	/* Each fails on the registry of 3ec176df9 (make run_base). */
+	{ "discovery_read_locked", test_discovery_read_locked },
+	{ "discovery_munmap_stress", test_discovery_munmap_stress },
+	{ "none_cached", test_none_cached },
+	{ "protect_markers", test_protect_markers },
+	{ "format_load_rate", test_format_load_rate },
+	{ "format_find_worker", test_format_find_worker },
+	{ "format_load_pending", test_format_load_pending },
+	{ "pagefault_disabled", test_pagefault_disabled },
+	/* The shim's, not the registry's: passes on any. */
+	{ "lock_order_checked", test_lock_order_checked },
 #endif
 	{ "stress", test_stress },
 };

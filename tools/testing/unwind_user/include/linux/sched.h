@@ -8,6 +8,7 @@
 
 #include <linux/types.h>
 
+#define PF_EXITING		0x00000004
 #define PF_KTHREAD		0x00200000
 
 /* x86-64 with 4-level page tables, as kernel/unwind/user.c sees it. */
@@ -22,9 +23,12 @@ struct pt_regs {
 	unsigned long	bp;
 };
 
+struct signal_struct;
+
 struct task_struct {
 	unsigned int	flags;
 	struct mm_struct *mm;
+	struct signal_struct *signal;
 	struct pt_regs	regs;
 };
 

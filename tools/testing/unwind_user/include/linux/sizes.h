@@ -9,5 +9,6 @@
 #define SZ_2M		0x00200000
 #define SZ_16M		0x01000000
 #define SZ_32M		0x02000000
+#define SZ_4G		0x100000000ULL
 
 #endif

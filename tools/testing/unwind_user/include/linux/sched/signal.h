@@ -13,4 +13,11 @@ extern bool fake_fatal_signal;
 /* sizeof: @task (current) is not evaluated, walk.c need not be linked. */
 #define fatal_signal_pending(task)	((void)sizeof(task), fake_fatal_signal)
 
+/* No other thread takes the task down while it walks. */
+#define SIGNAL_GROUP_EXIT		0x00000004
+
+struct signal_struct {
+	unsigned int	flags;
+};
+
 #endif

@@ -11,6 +11,8 @@ void mmap_read_lock(struct mm_struct *mm);
 bool mmap_read_trylock(struct mm_struct *mm);
 void mmap_read_unlock(struct mm_struct *mm);
 void mmap_assert_write_locked(struct mm_struct *mm);
+/* For reading or for writing, by the calling thread. */
+void mmap_assert_locked(struct mm_struct *mm);
 
 static inline int mmap_write_lock_killable(struct mm_struct *mm)
 {

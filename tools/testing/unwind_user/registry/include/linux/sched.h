@@ -9,6 +9,8 @@ struct task_struct {
 	struct mm_struct	*mm;
 	char			comm[16];
 	int			pid;
+	/* pagefault_disable() depth (linux/uaccess.h) */
+	int			pagefault_disabled;
 };
 
 extern __thread struct task_struct test_current_task;
