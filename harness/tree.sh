@@ -20,6 +20,10 @@ export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:
 mkdir -p "$CACHE/src"
 exec 9>"$CACHE/src/.tree.lock"
 flock 9
+# Under the flock no other assembly runs, so an index lock left here is one
+# a killed run left behind (series-check's or CI's); it would fail every
+# later run.
+rm -f "$SRC/.git/assemble-index.lock" "$SRC/.git/index.lock"
 
 if ! git -C "$SRC" rev-parse -q --verify refs/tags/pristine >/dev/null 2>&1; then
 	deb=$("$HARNESS/fetch-deb.sh" "linux-source-$KVER" "$LINUX_PIN")
