@@ -818,7 +818,8 @@ static int eh_frame_decode_fde(const struct eh_frame_section *sec,
  */
 static int __eh_frame_find_fde(const struct eh_frame_section *sec,
 			       struct eh_frame_index *index, unsigned long pc,
-			       struct eh_frame_fde *fde, bool cie_cache)
+			       struct eh_frame_fde *fde, bool cie_cache,
+			       bool *absolute)
 {
 	unsigned long fde_addr;
 	int ret;
@@ -832,6 +833,9 @@ static int __eh_frame_find_fde(const struct eh_frame_section *sec,
 	ret = eh_frame_decode_fde(sec, cie_cache ? index : NULL, fde_addr, fde);
 	if (ret)
 		return ret;
+	if (absolute)
+		*absolute |= (fde->cie.fde_enc & DW_EH_PE_application_mask) ==
+			     DW_EH_PE_absptr;
 
 	/* The table may lie: only the FDE itself says what it covers. */
 	if (pc < fde->pc_begin || pc >= fde->pc_end)
@@ -843,7 +847,7 @@ int eh_frame_find_fde(const struct eh_frame_section *sec,
 		      struct eh_frame_index *index, unsigned long pc,
 		      struct eh_frame_fde *fde)
 {
-	return __eh_frame_find_fde(sec, index, pc, fde, true);
+	return __eh_frame_find_fde(sec, index, pc, fde, true, NULL);
 }
 
 /**
@@ -852,6 +856,10 @@ int eh_frame_find_fde(const struct eh_frame_section *sec,
  * @index: its index, or NULL: only to find the FDE
  * @pc: the address to look up
  * @fde: filled in on success, with the CIE
+ * @absolute: set when what was found (or that nothing covers @pc) depends
+ *	on where the table is mapped, not only on its bytes and @pc's
+ *	distance from it: an address of the search table or of the FDE is
+ *	absolute
  *
  * What is found comes from the table's bytes as they are now, not from
  * what an earlier lookup left in the index's CIE cache.
@@ -860,9 +868,11 @@ int eh_frame_find_fde(const struct eh_frame_section *sec,
  */
 int eh_frame_find_fde_fresh(const struct eh_frame_section *sec,
 			    struct eh_frame_index *index, unsigned long pc,
-			    struct eh_frame_fde *fde)
+			    struct eh_frame_fde *fde, bool *absolute)
 {
-	return __eh_frame_find_fde(sec, index, pc, fde, false);
+	*absolute = sec->table && (sec->table_enc & DW_EH_PE_application_mask) ==
+				  DW_EH_PE_absptr;
+	return __eh_frame_find_fde(sec, index, pc, fde, false, absolute);
 }
 
 /* How an index build stands: its bound and what it has read so far. */

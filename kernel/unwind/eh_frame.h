@@ -85,7 +85,8 @@ struct eh_frame_section {
  *
  * eh_frame_find_fde() finds and decodes the FDE that covers @pc, and its
  * CIE, with @index if not NULL; eh_frame_find_fde_fresh() does the same
- * but reads the CIE even if the index holds a copy.  They return:
+ * but reads the CIE even if the index holds a copy, and says whether what
+ * it found depends on where the table is mapped.  They return:
  *   0		success, *fde is filled in
  *   -ENOENT	no FDE covers pc: not an error, try another unwinder
  *   -EFAULT	reading user memory faulted
@@ -115,7 +116,7 @@ int eh_frame_find_fde(const struct eh_frame_section *sec,
 		      struct eh_frame_fde *fde);
 int eh_frame_find_fde_fresh(const struct eh_frame_section *sec,
 			    struct eh_frame_index *index, unsigned long pc,
-			    struct eh_frame_fde *fde);
+			    struct eh_frame_fde *fde, bool *absolute);
 
 /*
  * What a lookup reads of an FDE in its first user access: its header (at

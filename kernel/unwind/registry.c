@@ -125,6 +125,7 @@ struct unwind_user_entry {
 	/*
 	 * ENTRY_DEAD, once a lookup found the table corrupt: lookups skip the
 	 * entry, which stays until its range is unmapped or registered again.
+	 * Set only on an entry no other mm holds (see registry_drop()).
 	 */
 	unsigned long			flags;
 	struct rcu_head			rcu;
@@ -1346,33 +1347,80 @@ void unwind_user_mm_move(struct mm_struct *mm, unsigned long old_start,
 }
 
 /*
+ * The entry @e, which @mm's tree holds at @pc, as @mm's tree alone will
+ * hold it from now on: dead (see registry_drop()).  In place if no other
+ * mm holds it (its references: @mm's tree and the caller's, and no fork
+ * can add one while @mm's registry lock is held), else a copy of it takes
+ * its place in @mm's tree.
+ */
+static int registry_kill_locked(struct mm_struct *mm,
+				struct unwind_user_entry *e, unsigned long pc)
+{
+	MA_STATE(mas, &mm->unwind_user_mt, pc, pc);
+	struct unwind_user_entry *dead;
+
+	if (mas_walk(&mas) != e || entry_is_dead(e))
+		return -ENOENT;
+	if (refcount_read(&e->ref) == 2) {
+		set_bit(ENTRY_DEAD, &e->flags);
+		return 0;
+	}
+	dead = kmemdup(e, sizeof(*e), GFP_KERNEL_ACCOUNT);
+	if (!dead)
+		return -ENOMEM;
+	refcount_set(&dead->ref, 1);
+	dead->index = NULL;
+	dead->flags = BIT(ENTRY_DEAD);
+	if (dead->table.fmt)
+		__module_get(dead->table.fmt->owner);
+	/* Over exactly the old entry's range: no new node is needed. */
+	if (WARN_ON_ONCE(mas_store_gfp(&mas, dead, GFP_KERNEL_ACCOUNT))) {
+		entry_put(dead);
+		return -ENOMEM;
+	}
+	atomic_long_inc(&registry_ops);
+	entry_put(e);
+	return 0;
+}
+
+/*
  * Drop the entry @e, which the caller holds a reference on, that a lookup
- * found corrupt (or, without a header, too large to index): one bad object
- * costs one failed lookup, not one per sample.  The lookups of every mm
- * that shares it skip it from now on; it stays in the trees, in place of a
- * marker, until a writer takes it out.  No mmap lock is taken: the walk
- * must not wait for every holder of it.  The frames @mm cached from it go
- * too: a new generation only ever makes rows stale.
+ * of @pc found corrupt (or, without a header, too large to index): one bad
+ * object costs one failed lookup, not one per sample.  @mm's lookups skip
+ * it from now on; it stays in @mm's tree, in place of a marker, until a
+ * writer takes it out.  Only @mm's: a fork relative that shares the entry
+ * may have the table's bytes as the file has them, where @mm wrote its own
+ * copy (a child that scribbles on its copy of a library must not disable
+ * the library's table in its parent).  The registry's lock is taken as
+ * discovery takes it, never the mmap lock for writing; a walk that may not
+ * take it (a task on its way out, a walk of known tables only) finds the
+ * table corrupt again next time.  The frames @mm cached from it go too: a
+ * new generation only ever makes rows stale.
  */
 static void registry_drop(struct mm_struct *mm, struct unwind_user_entry *e,
-			  int err)
+			  unsigned long pc, unsigned int flags, int err)
 {
 	const struct unwind_user_table *seen = &e->table;
+	int ret;
 
+	if ((flags & UNWIND_USER_LOOKUP_KNOWN) || pagefault_disabled() ||
+	    unwind_user_registry_lock(mm))
+		return;
+	ret = registry_kill_locked(mm, e, pc);
+	if (!ret)
+		registry_changed(mm);
+	unwind_user_registry_unlock(mm);
+	if (ret)
+		return;
 	/*
 	 * Others may read the kernel log: say which process, but keep its
 	 * layout to dynamic debug.
 	 */
-	if (!test_and_set_bit(ENTRY_DEAD, &e->flags)) {
-		atomic64_inc_return_release(&mm->unwind_user_gen);
-		pr_info_ratelimited("unwind_user: %s[%d]: dropped %s unwind table (%d)\n",
-				    current->comm, task_pid_nr(current),
-				    err == -EFBIG ? "an unindexable" : "a corrupt",
-				    err);
-		pr_debug("unwind_user: %s[%d]: bad table for %#lx-%#lx\n",
-			 current->comm, task_pid_nr(current), seen->start,
-			 seen->end);
-	}
+	pr_info_ratelimited("unwind_user: %s[%d]: dropped %s unwind table (%d)\n",
+			    current->comm, task_pid_nr(current),
+			    err == -EFBIG ? "an unindexable" : "a corrupt", err);
+	pr_debug("unwind_user: %s[%d]: bad table for %#lx-%#lx\n",
+		 current->comm, task_pid_nr(current), seen->start, seen->end);
 }
 
 /**
@@ -1601,15 +1649,19 @@ static noinline_for_stack int
 registry_eh_frame_row(const struct eh_frame_section *sec,
 		      struct eh_frame_index *index,
 		      const struct eh_frame_regs *regs, unsigned long pc,
-		      struct cfi_row *row, unsigned int *budget, bool fresh)
+		      struct cfi_row *row, unsigned int *budget, bool *fresh)
 {
 	struct eh_frame_fde fde;
+	bool absolute = false;
 	int ret;
 
-	if (fresh)
-		ret = eh_frame_find_fde_fresh(sec, index, pc, &fde);
+	if (*fresh)
+		ret = eh_frame_find_fde_fresh(sec, index, pc, &fde, &absolute);
 	else
 		ret = eh_frame_find_fde(sec, index, pc, &fde);
+	/* Where the table is mapped says what is found: not shareable. */
+	if (absolute)
+		*fresh = false;
 	if (ret)
 		return ret;
 	return cfi_find_row(sec, regs, &fde, pc, row, budget);
@@ -1617,23 +1669,28 @@ registry_eh_frame_row(const struct eh_frame_section *sec,
 
 /*
  * Does a search of the table's own header, without the index, find no FDE
- * for @pc either?  For a "none" that may be shared (see the caller).
+ * for @pc either, whatever the table's address?  For a "none" that may be
+ * shared (see the caller).
  */
 static noinline_for_stack bool
 registry_eh_frame_none_fresh(const struct eh_frame_section *sec,
 			     unsigned long pc)
 {
 	struct eh_frame_fde fde;
+	bool absolute = false;
 
-	return sec->table && eh_frame_find_fde_fresh(sec, NULL, pc, &fde) == -ENOENT;
+	return sec->table &&
+	       eh_frame_find_fde_fresh(sec, NULL, pc, &fde, &absolute) == -ENOENT &&
+	       !absolute;
 }
 
 /*
  * The frame rules of @pc in @e's table: its index (built first, if need
  * be and @build), the row, the rules, one after the other on the stack.
- * @fresh: read the CIE too, not the entry's copy of it (for a frame that
- * may be shared).  A table with a header is searched in place while it has
- * no index; one without needs its index.
+ * *@fresh: read the CIE too, not the entry's copy of it (for a frame that
+ * may be shared); cleared when what is found may not be shared.  A table
+ * with a header is searched in place while it has no index; one without
+ * needs its index.
  */
 static int registry_eh_frame_lookup(struct mm_struct *mm,
 				    struct unwind_user_entry *e,
@@ -1642,7 +1699,7 @@ static int registry_eh_frame_lookup(struct mm_struct *mm,
 				    unsigned long pc,
 				    struct unwind_user_frame *frame,
 				    unsigned int *budget, unsigned int *cost,
-				    bool fresh, bool build)
+				    bool *fresh, bool build)
 {
 	struct eh_frame_index *index;
 	struct cfi_row row;
@@ -1785,7 +1842,7 @@ again:
 						   budget);
 		module_put(seen.fmt->owner);
 		if (ret == -EINVAL)
-			registry_drop(mm, e, ret);
+			registry_drop(mm, e, pc, flags, ret);
 		entry_put(e);
 		return ret;
 	}
@@ -1801,11 +1858,11 @@ again:
 	}
 	share = seen.share.tag && unwind_user_shared_begin(mm, &seq);
 	ret = registry_eh_frame_lookup(mm, e, &seen.eh_frame, regs, pc, frame,
-				       budget, &cost, share,
+				       budget, &cost, &share,
 				       !(flags & UNWIND_USER_LOOKUP_KNOWN));
 	atomic_long_inc(&registry_stats[REGISTRY_SEARCHES]);
 	if (ret == -EINVAL || ret == -EFBIG)
-		registry_drop(mm, e, ret);
+		registry_drop(mm, e, pc, flags, ret);
 	/*
 	 * No FDE covers @pc: a result, kept like a frame.  One that may be
 	 * shared must not come from the index, which a fork relative may have

@@ -1,27 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Decoded frames shared by every process that maps the same file.
+ * Decoded frames shared by the processes of one user that map the same file.
  *
  * The frame cache of an mm (cache.c) starts empty, so every new process
  * decodes FDEs and runs CFI for the same libc, ld.so and compiler again:
  * under "perf record -a" of a build, most samples are a new process's.
  * What a table lookup finds for a pc depends on nothing but the bytes of
- * the table and the pc's distance from it: the rules are relative to
- * registers, and a load bias is a multiple of the page size (the one
- * reading of the pc that CFI expressions make, in PLT entries, is of its
- * offset in a 16-byte entry).  So the frames of a table mapped from a
- * file, found there by the kernel (discover.c) or registered by the
- * loader, are also kept here, in one cache of fixed size, keyed by the
- * pc's offset from the table and a tag that names the file's contents and
- * the table: a keyed hash (siphash, a key drawn at boot) of its device,
- * inode number and generation, its ctime when its headers were read (or
- * the registration went in), the table's file offset and its bounds.  A
- * file written since gets another tag, and fresh decodes.  Rows are
- * values: nothing holds a file or an mm, nothing needs freeing when the
- * last user goes, and the memory is bounded by the size,
- * UNWIND_USER_SHARED_BITS (8192 rows of 56 bytes, some 460 KiB on 64-bit),
- * allocated at the first row and never charged to one process's memory
- * cgroup.
+ * the table and the pc's distance from it, when the table's addresses are
+ * relative: the rules are relative to registers, and a load bias is a
+ * multiple of the page size (the one reading of the pc that CFI
+ * expressions make, in PLT entries, is of its offset in a 16-byte entry).
+ * So the frames of a table mapped from a file, found there by the kernel
+ * (discover.c) or registered by the loader, are also kept here, in one
+ * cache of fixed size, keyed by the pc's offset from the table and a tag
+ * that names the file's contents, the table, and who looks: a keyed hash
+ * (siphash, a key drawn at boot) of the file's device, inode number,
+ * generation and i_version when its headers were read (or the registration
+ * went in), the table's file offset and its bounds; then of that and the
+ * looking task's effective uid and user namespace.  A file written since
+ * gets another tag, and fresh decodes.  Rows are values: nothing holds a
+ * file or an mm, nothing needs freeing when the last user goes, and the
+ * memory is bounded by the size, UNWIND_USER_SHARED_BITS (8192 rows of 56
+ * bytes, some 460 KiB on 64-bit), allocated at the first row and never
+ * charged to one process's memory cgroup.
+ *
+ * Who can make whose frames wrong, and what a row may tell:
+ *  - A process can always make its own frames wrong (it can write its
+ *    stack), and whoever can write a file controls the code of every
+ *    process that maps it.  Neither is guarded against here.
+ *  - Nobody else may: a row is found only by processes of the user (the
+ *    effective uid, in the same user namespace) whose process decoded it,
+ *    so one user neither poisons another's frames nor learns, from how
+ *    fast a lookup is, which code another user's processes ran.
+ *  - Within one user, a row must still be what the file's bytes say, or a
+ *    process that wrote its own copy of a library would break the frames
+ *    of its siblings.  So a file is shared only while the kernel counts
+ *    its changes itself (IS_I_VERSION: not a FUSE file, whose identity its
+ *    server chooses and may present again for other bytes, after a
+ *    remount, under the same device number; nor a network file), and
+ *    while nobody has it open for writing (stores through a shared
+ *    writable mapping are not counted); a table whose addresses are
+ *    absolute (an FDE encoded DW_EH_PE_absptr, as from a CIE without 'R',
+ *    or such a search table) is never shared: what it says of pc - base
+ *    depends on where it is mapped.
  *
  * The bytes are read through the mm that looks them up, which may have
  * written its own copy of them.  A row is shared only when what it was
@@ -30,7 +51,8 @@
  *  - then every VMA over the header and .eh_frame maps that file at the
  *    same distance, has no anonymous pages (no anon_vma: a private page
  *    written, by the process or by ptrace, gets one before its new bytes
- *    can be read), and the file's ctime is still the one in the tag;
+ *    can be read), and the file's i_version is still the one in the tag,
+ *    with no writer;
  *  - and no VMA changed between the start of the lookup and that check
  *    (the mmap lock's sequence count, as uprobes reads it; a kernel
  *    without CONFIG_PER_VMA_LOCK has none, and shares nothing);
@@ -61,8 +83,10 @@
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
+#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/iversion.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
@@ -102,6 +126,18 @@ bool unwind_user_shared_enabled(void)
 	return READ_ONCE(unwind_tables_share);
 }
 
+/*
+ * May the frames of @inode's tables be shared, from its bytes as they are
+ * now?  Only when the kernel itself counts the file's changes (i_version:
+ * ext4, xfs, btrfs, tmpfs; not FUSE, whose server picks the identity a
+ * file shows, nor 9p or NFS), and while nobody has it open for writing: a
+ * store through a shared writable mapping changes bytes without counting.
+ */
+static bool shared_inode_tracked(const struct inode *inode)
+{
+	return IS_I_VERSION(inode) && !inode_is_open_for_write(inode);
+}
+
 /**
  * unwind_user_share_id - note which file a table is read from
  * @s:		to fill in; its tag stays 0 until unwind_user_share_set()
@@ -109,15 +145,17 @@ bool unwind_user_shared_enabled(void)
  */
 void unwind_user_share_id(struct unwind_user_share *s, const struct file *file)
 {
-	const struct inode *inode = file_inode(file);
-	struct timespec64 ctime = inode_get_ctime(inode);
+	struct inode *inode = file_inode(file);
 
 	memset(s, 0, sizeof(*s));
+	if (!shared_inode_tracked(inode))
+		return;
+	s->tracked = true;
 	s->ino = inode->i_ino;
 	s->dev = inode->i_sb->s_dev;
 	s->generation = inode->i_generation;
-	s->ctime_sec = ctime.tv_sec;
-	s->ctime_nsec = ctime.tv_nsec;
+	/* Queried: the next change of the file must count. */
+	s->version = inode_query_iversion(inode);
 }
 
 /**
@@ -135,11 +173,10 @@ void unwind_user_share_set(struct unwind_user_share *s,
 			   unsigned long delta)
 {
 	unsigned long base = sec->hdr_start;
-	u64 id[11] = {
+	u64 id[10] = {
 		s->ino,
 		(u64)s->dev << 32 | s->generation,
-		s->ctime_sec,
-		s->ctime_nsec,
+		s->version,
 		base - delta,
 		sec->hdr_end - base,
 		sec->text_start - base,
@@ -152,7 +189,20 @@ void unwind_user_share_set(struct unwind_user_share *s,
 	s->base = base;
 	s->delta = delta;
 	/* 0 is "not shared", and what an empty row holds. */
-	s->tag = siphash(id, sizeof(id), &shared_key) ?: 1;
+	s->tag = s->tracked ? siphash(id, sizeof(id), &shared_key) ?: 1 : 0;
+}
+
+/*
+ * The tag of @tag's rows for current: each user, in each user namespace,
+ * has rows of its own.  Nothing another one decoded is found, and a lookup
+ * says nothing (by its speed) about what other users' processes ran.
+ */
+static u64 shared_scoped(u64 tag)
+{
+	const struct cred *cred = current_cred();
+
+	return siphash_3u64(tag, __kuid_val(cred->euid),
+			    (unsigned long)cred->user_ns, &shared_key) ?: 1;
 }
 
 /**
@@ -176,7 +226,8 @@ bool unwind_user_shared_lookup(u64 tag, unsigned long base, unsigned long pc,
 
 	if (!tag || IS_ERR_OR_NULL(cache) || !unwind_user_shared_enabled())
 		return false;
-	return unwind_user_cache_lookup(cache, pc - base, ws, tag, frame, cost);
+	return unwind_user_cache_lookup(cache, pc - base, ws, shared_scoped(tag),
+					frame, cost);
 }
 
 /**
@@ -199,8 +250,7 @@ static bool shared_range_is_file(struct mm_struct *mm,
 {
 	VMA_ITERATOR(vmi, mm, start);
 	const struct vm_area_struct *vma;
-	const struct inode *inode;
-	struct timespec64 ctime;
+	struct inode *inode;
 	unsigned long addr = start;
 	unsigned int n = 0;
 
@@ -211,11 +261,10 @@ static bool shared_range_is_file(struct mm_struct *mm,
 		    vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT) != s->delta)
 			return false;
 		inode = file_inode(vma->vm_file);
-		ctime = inode_get_ctime(inode);
 		if (inode->i_ino != s->ino || inode->i_sb->s_dev != s->dev ||
 		    inode->i_generation != s->generation ||
-		    ctime.tv_sec != s->ctime_sec ||
-		    ctime.tv_nsec != s->ctime_nsec)
+		    !shared_inode_tracked(inode) ||
+		    inode_query_iversion(inode) != s->version)
 			return false;
 		addr = vma->vm_end;
 	}
@@ -311,7 +360,8 @@ bool unwind_user_shared_insert(struct mm_struct *mm,
 		atomic_long_inc(&shared_stats[SHARED_REFUSED]);
 		return false;
 	}
-	unwind_user_cache_insert(cache, pc - s->base, ws, s->tag, frame, cost);
+	unwind_user_cache_insert(cache, pc - s->base, ws, shared_scoped(s->tag),
+				 frame, cost);
 	atomic_long_inc(&shared_stats[SHARED_INSERTED]);
 	return true;
 }

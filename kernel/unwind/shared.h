@@ -26,10 +26,10 @@ struct unwind_user_share {
 	unsigned long		delta;
 	/* The file, as it was before its table was read */
 	u64			ino;
-	s64			ctime_sec;
-	u32			ctime_nsec;
+	u64			version;	/* its i_version */
 	u32			dev;
 	u32			generation;
+	bool			tracked;	/* the kernel counts its changes */
 };
 
 void unwind_user_share_id(struct unwind_user_share *s,

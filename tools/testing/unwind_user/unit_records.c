@@ -140,6 +140,72 @@ static void test_table_encodings(void)
 
 UNIT_TEST(test_table_encodings, "search table encodings", HDR_MODES);
 
+/*
+ * What a lookup finds depends on where the table is mapped when one of the
+ * addresses it compares with the pc is absolute: such a frame, or such a
+ * "nothing covers this pc", must not be shared (shared.c).  The pc one page
+ * past a function whose FDE is absolute finds nothing there, while the
+ * same bytes mapped a page further would cover it.
+ */
+static void test_absolute(void)
+{
+	static const struct {
+		u8 fde_enc, table_enc;
+		bool absolute;
+	} cases[] = {
+		{ DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_datarel | DW_EH_PE_sdata4, false },
+		{ DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_pcrel | DW_EH_PE_sdata4, false },
+		{ DW_EH_PE_absptr, DW_EH_PE_datarel | DW_EH_PE_sdata4, true },
+		{ DW_EH_PE_udata4, DW_EH_PE_datarel | DW_EH_PE_sdata4, true },
+		{ DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_udata4, true },
+		{ DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_absptr, true },
+	};
+	static const u8 insns[] = { DW_CFA_advance_loc | 4, DW_CFA_def_cfa_offset, 16 };
+	struct eh_frame_fde fde;
+	struct cie_opts c;
+	struct fde_opts f;
+	struct hdr_opts h;
+	unsigned int i, j;
+	bool absolute;
+	size_t cie_off;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		reset(8);
+		c = default_cie();
+		c.fde_enc = cases[i].fde_enc;
+		cie_off = add_cie(&T, &c);
+		for (j = 0; j < 2; j++) {
+			f = default_fde(F0 + j * 0x2000, 0x80, insns, sizeof(insns));
+			f.fde_enc = c.fde_enc;
+			add_fde(&T, cie_off, &f);
+		}
+		h = default_hdr();
+		h.table_enc = cases[i].table_enc;
+		text_start = 0x1000;
+		text_end = 0x700000;
+		ret = setup_hdr(&h);
+		CHECK(!ret, "case %u: init %s", i, err_name(ret));
+		if (ret)
+			continue;
+		/* Covered, then the gap after the first FDE, then past the last. */
+		ret = eh_frame_find_fde_fresh(&S, NULL, F0 + 4, &fde, &absolute);
+		CHECK(!ret && absolute == cases[i].absolute,
+		      "case %u: covered pc: %s, absolute %d, want %d", i,
+		      err_name(ret), absolute, cases[i].absolute);
+		ret = eh_frame_find_fde_fresh(&S, NULL, F0 + 0x1000, &fde, &absolute);
+		CHECK(ret == -ENOENT && absolute == cases[i].absolute,
+		      "case %u: gap: %s, absolute %d, want %d", i,
+		      err_name(ret), absolute, cases[i].absolute);
+		ret = eh_frame_find_fde_fresh(&S, NULL, 0x600000, &fde, &absolute);
+		CHECK(ret == -ENOENT && absolute == cases[i].absolute,
+		      "case %u: past the last: %s, absolute %d, want %d", i,
+		      err_name(ret), absolute, cases[i].absolute);
+	}
+}
+
+UNIT_TEST(test_absolute, "lookups that depend on the table's address", BIT(MODE_TABLE));
+
 static void test_hdr_fields(void)
 {
 	static const struct {

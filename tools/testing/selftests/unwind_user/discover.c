@@ -27,6 +27,11 @@
  *     libc registered by the process (PR_REGISTER_EH_FRAME), as a loader
  *     registers what it maps: a registered table mapped from a file shares
  *     its frames like a discovered one;
+ *   - shared_per_user: a process of another user finds none of the rows a
+ *     process of root decoded; root's next process does;
+ *   - dead_in_child: a fork child that makes its copy of the program's
+ *     table corrupt drops the table in its own registry only: the
+ *     parent's chains stay whole;
  *   - shared_not_from_written_copy: a process that wrote its own copy of its
  *     .eh_frame (its chains are wrong) shares none of what it decoded: the
  *     next process of the same file gets whole chains;
@@ -53,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,6 +91,7 @@
  * program again, up to MAX_RUNS times, until it has enough.
  */
 #define SPIN_MS		"800"
+#define SETPRIV		"/usr/bin/setpriv"
 #define PERIOD_NS	1000000
 #define MIN_LEAF	60U
 #define MAX_RUNS	5U
@@ -498,6 +505,11 @@ static const struct step vdso_path[] = {
 
 static const struct step qsort_path[] = {
 	ONE(PROG, "cmp"), MANY(LIBC, NULL), ONE(PROG, "run"), ONE(PROG, "main"),
+};
+
+static const struct step fork_path[] = {
+	ONE(PROG, "cmp"), MANY(LIBC, NULL), ONE(PROG, "run"), ONE(PROG, "fork_corrupt"),
+	ONE(PROG, "main"),
 };
 
 static const struct step cxx_path[] = {
@@ -937,6 +949,11 @@ static void first_then_next(struct __test_metadata *_metadata, char *argv[],
 	EXPECT_STREQ(origin, s2) TH_LOG("the program's table is not shared");
 	/* Every walk from cmp has its frames of cmp, run and main. */
 	EXPECT_LE((long long)t2.leaf, d2.hits);
+	/*
+	 * Its own rows, which it would hit from its second walk on, are not
+	 * what it found: it decoded few.
+	 */
+	EXPECT_LT(2 * d2.inserted, d1.inserted);
 }
 
 /*
@@ -964,6 +981,49 @@ TEST_F(disc, shared_next_process)
 	EXPECT_EQ(t3.leaf, t3.good);
 	EXPECT_EQ(0, d3.hits);
 	EXPECT_EQ(0, d3.inserted);
+}
+
+/*
+ * Rows are shared within one user: a process of another user (here
+ * nobody, through setpriv) finds none of what a process of root decoded,
+ * and decodes about as many frames as the first one did; the next process
+ * of root finds them again, and decodes few.
+ */
+TEST_F(disc, shared_per_user)
+{
+	char path[PATH_MAX], *root[] = { path, "qsort", SPIN_MS, NULL },
+	     *nobody[] = { SETPRIV, "--reuid=65534", "--regid=65534", "--clear-groups", path,
+			   "qsort", SPIN_MS, NULL };
+	struct shared_stats d1, d2, d3;
+	struct tally t1, t2, t3;
+	char s1[16], s2[16], s3[16];
+
+	ASSERT_EQ(0, access(SETPRIV, X_OK)) TH_LOG("no %s", SETPRIV);
+	ASSERT_EQ(0, shared_setup(_metadata, self->prog, &self->share, self->dir,
+				  sizeof(self->dir), path, sizeof(path)));
+	ASSERT_EQ(0, chmod(self->dir, 0755));
+
+	t1 = run_qsort(_metadata, root, true, &d1, s1);
+	t2 = run_qsort(_metadata, nobody, true, &d2, s2);
+	t3 = run_qsort(_metadata, root, true, &d3, s3);
+	ksft_print_msg("root: %u samples in cmp, %u whole; %s %lld inserted\n", t1.leaf,
+		       t1.good, "shared:", d1.inserted);
+	ksft_print_msg("nobody: %u samples in cmp, %u whole; %s %lld inserted\n", t2.leaf,
+		       t2.good, "shared:", d2.inserted);
+	ksft_print_msg("root again: %u samples in cmp, %u whole; %s %lld inserted\n", t3.leaf,
+		       t3.good, "shared:", d3.inserted);
+	EXPECT_LE(MIN_LEAF, t1.leaf);
+	EXPECT_EQ(t1.leaf, t1.good);
+	EXPECT_STREQ("discovered", s1) TH_LOG("the program's table is not shared");
+	EXPECT_LE(MIN_LEAF, t2.leaf);
+	EXPECT_EQ(t2.leaf, t2.good);
+	EXPECT_STREQ("discovered", s2) TH_LOG("the program's table is not shared");
+	EXPECT_LE(MIN_LEAF, t3.leaf);
+	EXPECT_EQ(t3.leaf, t3.good);
+	/* The control: within one user, the rows are found. */
+	EXPECT_LT(2 * d3.inserted, d1.inserted);
+	/* Another user starts cold. */
+	EXPECT_GT(2 * d2.inserted, d1.inserted);
 }
 
 /*
@@ -1011,6 +1071,55 @@ TEST_F(disc, shared_not_from_written_copy)
 	EXPECT_LT(0, d1.refused);
 	EXPECT_LE(MIN_LEAF, t2.leaf);
 	EXPECT_EQ(t2.leaf, t2.good);
+}
+
+/*
+ * A fork child makes its own copy of the program's .eh_frame corrupt, after
+ * the kernel found the table for the parent (fork shares the entry), and
+ * is sampled: its lookups drop the table.  In the child only: the child's
+ * tables say "dropped" for the program, the parent's do not, and every
+ * chain the parent's samples in cmp read afterwards is whole.
+ */
+TEST_F(disc, dead_in_child)
+{
+	char path[PATH_MAX], *argv[] = { path, "fork-corrupt", SPIN_MS, NULL };
+	char **argvs[] = { argv };
+	struct tally t = { 0, 0 };
+	unsigned int runs = 0;
+
+	ASSERT_EQ(0, copy_prog(_metadata, self->prog, self->dir, sizeof(self->dir), path,
+			       sizeof(path)));
+	while (!runs || more(&t, MIN_LEAF, runs)) {
+		struct run *r = attach(_metadata, argvs, 1, true);
+		char corigin[16], cformat[16], porigin[16], pformat[16];
+		const char *child, *parent = NULL, *p;
+		const struct chain_mmap *m;
+
+		ASSERT_NE(NULL, r);
+		runs++;
+		add(&t, check_chains(_metadata, r, r->wl[0].pid, fork_path, NR(fork_path), true));
+		m = map_of(r, r->wl[0].pid, PROG);
+		ASSERT_NE(NULL, m) TH_LOG("the program's mapping is not known");
+		/* The child's tables come first, then the parent's. */
+		child = strstr(r->wl[0].text ?: "", "== child tables\n");
+		for (p = child; p && (p = strstr(p, "== tables\n")); p++)
+			parent = p + 10;
+		ASSERT_NE(NULL, child) TH_LOG("no tables of the child: %s", r->wl[0].text);
+		ASSERT_NE(NULL, parent);
+		ASSERT_TRUE(table_over(child, m->start, m->start + m->len, corigin, cformat));
+		ASSERT_TRUE(table_over(parent, m->start, m->start + m->len, porigin, pformat));
+		ksft_print_msg("the program's table: in the child %s %s, in the parent %s %s\n",
+			       corigin, cformat, porigin, pformat);
+		/* Else the child's lookups never found the corruption. */
+		EXPECT_STREQ("dropped", cformat);
+		EXPECT_STREQ("discovered", porigin);
+		EXPECT_STRNE("dropped", pformat);
+		run_free(r);
+	}
+	ksft_print_msg("%u runs: the parent's %u samples in cmp, %u whole\n", runs, t.leaf,
+		       t.good);
+	EXPECT_LE(MIN_LEAF, t.leaf);
+	EXPECT_EQ(t.leaf, t.good);
 }
 
 /* The same for C++: xsputn, std::__ostream_insert in libstdc++, run, main. */

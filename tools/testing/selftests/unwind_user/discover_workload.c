@@ -17,6 +17,12 @@
  *	the same, after writing this process's own copy of its .eh_frame:
  *	every CIE's data alignment factor of -8 becomes -16, so that the
  *	return address is looked for at twice its offset (see scribble()).
+ *   discover_workload fork-corrupt MS
+ *	main -> spin_vdso, MS / 4 ms (the program's table is found); then a
+ *	child, forked, makes its own copy of the program's .eh_frame corrupt
+ *	(every FDE's CIE pointer out of range: see corrupt_fdes()), runs the
+ *	qsort path MS / 2 ms, prints "== child tables" and its own tables, and
+ *	exits; then the parent runs the qsort path MS ms.
  *   discover_workload qsort-register MS
  *	the same as qsort, the program and libc registered first with
  *	PR_REGISTER_EH_FRAME, as a loader registers what it maps.
@@ -502,8 +508,35 @@ static int scribble_cies(uint8_t *p, uint8_t *end)
 	return cies;
 }
 
+/* The program's .eh_frame: every FDE's CIE pointer, until the terminator. */
+static int corrupt_fdes(uint8_t *p, uint8_t *end)
+{
+	unsigned int records, fdes = 0;
+
+	for (records = 0; records < 100000 && p + 8 <= end; records++) {
+		uint32_t len = *(uint32_t *)p, id = *(uint32_t *)(p + 4);
+
+		if (!len || len == 0xffffffff || len > (size_t)(end - p) - 4)
+			break;
+		/* Further back than .eh_frame starts: no CIE is there. */
+		if (id) {
+			*(uint32_t *)(p + 4) = 0xfffffff0;
+			fdes++;
+		}
+		p += 4 + len;
+	}
+	return fdes;
+}
+
+/* What scribble_phdr() does to the program's .eh_frame, and its count. */
+struct scribble {
+	int (*edit)(uint8_t *p, uint8_t *end);
+	int count;
+};
+
 static int scribble_phdr(struct dl_phdr_info *info, size_t size, void *data)
 {
+	struct scribble *sc = data;
 	const Elf64_Phdr *eh = NULL, *load = NULL;
 	uintptr_t page = sysconf(_SC_PAGESIZE), start, end, hdr;
 	uint8_t *eh_frame;
@@ -534,7 +567,7 @@ static int scribble_phdr(struct dl_phdr_info *info, size_t size, void *data)
 	       (load->p_flags & PF_X ? PROT_EXEC : 0);
 	if (mprotect((void *)start, end - start, prot | PROT_WRITE))
 		die("mprotect");
-	*(int *)data = scribble_cies(eh_frame, (uint8_t *)end);
+	sc->count = sc->edit(eh_frame, (uint8_t *)end);
 	if (mprotect((void *)start, end - start, prot))
 		die("mprotect");
 	return 1;
@@ -546,13 +579,47 @@ static int scribble_phdr(struct dl_phdr_info *info, size_t size, void *data)
  */
 static void scribble(void)
 {
-	int cies = 0;
+	struct scribble sc = { scribble_cies, 0 };
 
-	dl_iterate_phdr(scribble_phdr, &cies);
-	if (!cies) {
+	dl_iterate_phdr(scribble_phdr, &sc);
+	if (!sc.count) {
 		fprintf(stderr, "no CIE with a data alignment of -8\n");
 		exit(1);
 	}
+}
+
+/*
+ * A child of a process whose table the kernel found (the entry is shared
+ * at fork) makes its own copy of the table corrupt, and is unwound: its
+ * lookups drop the table, in the child.  The parent is unwound after.
+ */
+WORKLOAD_FN void fork_corrupt(unsigned long ms)
+{
+	struct scribble sc = { corrupt_fdes, 0 };
+	int status;
+	pid_t pid;
+
+	spin_vdso(ms / 4);
+	after_call();
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		dl_iterate_phdr(scribble_phdr, &sc);
+		if (!sc.count) {
+			fprintf(stderr, "no FDE in the program\n");
+			_exit(1);
+		}
+		run(ms / 2);
+		after_call();
+		write_all(STDOUT_FILENO, "== child tables\n", 16);
+		dump_tables(STDOUT_FILENO);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || status)
+		die("the child failed");
+	run(ms);
+	after_call();
 }
 
 /* The objects of the qsort path, registered as a loader would. */
@@ -584,6 +651,13 @@ int main(int argc, char **argv)
 		run(ms);
 		after_call();
 		spin_vdso(ms / 4);
+		after_call();
+		dump_tables(STDOUT_FILENO);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "fork-corrupt")) {
+		wait_go();
+		fork_corrupt(strtoul(argv[2], NULL, 0));
 		after_call();
 		dump_tables(STDOUT_FILENO);
 		return 0;
@@ -622,7 +696,7 @@ int main(int argc, char **argv)
 	}
 	if (argc == 5 && !strcmp(argv[1], "quiet-exec"))
 		return quiet(argv[2], argv[3], strtoul(argv[4], NULL, 0));
-	fprintf(stderr, "usage: %s qsort|qsort-scribble MS | dlopen MS LIB1 LIB2 | %s\n",
+	fprintf(stderr, "usage: %s qsort|qsort-scribble|fork-corrupt MS | dlopen MS LIB1 LIB2 | %s\n",
 		argv[0], "obj CASE OBJ MS | quiet LIB DUMP MS");
 	return 2;
 }

@@ -23,6 +23,8 @@
  *     find by itself too);
  *   - uretprobe: samples under functions whose return address a uretprobe
  *     replaced with the [uprobes] trampoline;
+ *   - null_call: a call through a NULL pointer, sampled on its page fault:
+ *     from the topmost ip 0, where nothing is mapped, to main;
  *   - m32: an x86-32 (compat) program: its .eh_frame is read with 4-byte
  *     words; through libc to _start with the audit module built -m32 (and
  *     discovery off: its registrations do it), and with the tables the
@@ -489,6 +491,50 @@ TEST(nx_return)
 			       (long long)off, (long long)data_off);
 	}
 	EXPECT_EQ(NR_CALLS, two);
+	hc_free(&h);
+}
+
+/*
+ * null_call calls through a NULL pointer (hard_workload.c): sampled on the
+ * page fault, the topmost ip is 0, where nothing is mapped.  The call
+ * pushed the return address and nothing else: the chain goes on from
+ * there, through null_call, c, b, a to main, without frame pointers.
+ */
+TEST(null_call)
+{
+	struct hc h = {};
+	char *argv[] = { h.prog.path, "null", "20", NULL };
+	static const char *const path[] = { "null_call", "c", "b", "a", "main" };
+	struct perf_event_attr attr;
+	unsigned int i, at_null = 0, whole = 0;
+
+	ASSERT_EQ(0, prog_load(&h.prog, "hard_workload"));
+	chain_attr_cpu_clock(&attr, 1);
+	attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	profile(_metadata, &h.cap, &attr, argv, NULL, NULL, 0, NULL);
+	for (i = 0; i < h.cap.nr_samples; i++) {
+		const struct chain_sample *s = &h.cap.samples[i];
+		bool ok = s->resolved && s->nr > ARRAY_SIZE(path) && !s->ips[0];
+		struct frame f;
+		char chain[1024];
+
+		if (s->ip)
+			continue;
+		at_null++;
+		for (unsigned int k = 0; ok && k < ARRAY_SIZE(path); k++) {
+			get_frame(&h.dsos, &h.prog, &h.cap, s, k + 1, false, &f);
+			ok = f.name && !strcmp(f.name, path[k]);
+		}
+		whole += ok;
+		if (!ok) {
+			format_chain(&h.dsos, &h.prog, &h.cap, s, chain, sizeof(chain));
+			TH_LOG("sample %u: %s", i, chain);
+		}
+	}
+	ksft_print_msg("%u page faults at ip 0, %u chains through null_call to main\n",
+		       at_null, whole);
+	EXPECT_EQ(20U, at_null);
+	EXPECT_EQ(at_null, whole);
 	hc_free(&h);
 }
 

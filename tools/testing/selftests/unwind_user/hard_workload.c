@@ -34,6 +34,9 @@
  *   hard_workload nx N		c -> nx_call -> nx_mid, which keeps a frame
  *				pointer and enters nx_leaf with a return
  *				address in .data, where no code is; N times
+ *   hard_workload null N	c -> null_call, which calls through a NULL
+ *				function pointer; the SIGSEGV handler jumps
+ *				back into null_call; N times
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -79,7 +82,7 @@ static inline __attribute__((always_inline)) void spin(unsigned long ms)
 	} while (cpu_ms() < end);
 }
 
-enum mode { M_DRAP, M_SIGNAL, M_TIMER, M_LONGJMP, M_NX };
+enum mode { M_DRAP, M_SIGNAL, M_TIMER, M_LONGJMP, M_NX, M_NULL };
 
 /* DRAP ------------------------------------------------------------------ */
 
@@ -315,6 +318,22 @@ WORKLOAD_FN void nx_call(void)
 	asm volatile("call nx_mid" : : : "rax", "r11", "memory");
 }
 
+/* A call through a NULL pointer; stays NULL, volatile: the call happens. */
+void (*volatile null_fn)(void);
+static sigjmp_buf null_env;
+
+WORKLOAD_FN void null_call(void)
+{
+	if (!sigsetjmp(null_env, 1))
+		null_fn();
+	after_call();
+}
+
+static void handler_segv(int sig)
+{
+	siglongjmp(null_env, 1);
+}
+
 /* The call path -------------------------------------------------------- */
 
 WORKLOAD_FN void c(int mode, unsigned long n, unsigned long ms)
@@ -339,6 +358,9 @@ WORKLOAD_FN void c(int mode, unsigned long n, unsigned long ms)
 	case M_NX:
 		nx_call();
 		break;
+	case M_NULL:
+		null_call();
+		break;
 	}
 	after_call();
 	sink += pad[0];
@@ -360,7 +382,7 @@ WORKLOAD_FN void a(int mode, unsigned long n, unsigned long ms)
 
 static int print_usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s drap calls N | drap spin MS | %s MS | timer N MS | nx N\n",
+	fprintf(stderr, "usage: %s drap calls N | drap spin MS | %s MS | timer N MS | nx|null N\n",
 		prog, "signal|nested|altstack|altstack_up|longjmp");
 	return 2;
 }
@@ -404,6 +426,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		a(M_TIMER, 0, 0);
+		after_call();
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "null")) {
+		unsigned long n = strtoul(argv[2], NULL, 0);
+
+		handle(SIGSEGV, handler_segv, false);
+		for (unsigned long i = 0; i < n; i++)
+			a(M_NULL, 0, 0);
 		after_call();
 		return 0;
 	}

@@ -173,8 +173,9 @@ int eh_frame_find_fde(const struct eh_frame_section *sec,
 
 int eh_frame_find_fde_fresh(const struct eh_frame_section *sec,
 			    struct eh_frame_index *index, unsigned long pc,
-			    struct eh_frame_fde *fde)
+			    struct eh_frame_fde *fde, bool *absolute)
 {
+	*absolute = false;
 	return eh_frame_find_fde(sec, index, pc, fde);
 }
 

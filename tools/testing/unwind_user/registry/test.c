@@ -112,11 +112,12 @@ static struct mm_struct *mm_with_objs(int nr)
  * Each entry must then be freed once and counted out once.
  *
  * A lookup that finds the table corrupt (the drop) used to erase the entry
- * too; now it only marks it dead, without any lock (a walk must not wait
- * for every holder of the mmap lock) and without allocating.  Its window is then
- * between the lookup's copy of the entry and its verdict (the lookup hook),
- * and as the second operation it must finish inside the first one's window,
- * not wait for it.
+ * too; now it marks it dead in its own mm's tree, under the registry's
+ * lock as discovery takes it (the mmap lock for reading, then the tree's
+ * own), never the mmap lock for writing.  Its window is then between the
+ * lookup's copy of the entry and its verdict (the lookup hook); as the
+ * second operation it waits for the first one's registry lock, and finds
+ * the entry gone.
  */
 enum op { OP_UNREGISTER, OP_MUNMAP, OP_DROP };
 
@@ -262,17 +263,15 @@ static void run_race(enum op first, enum op second)
 	if (first == OP_DROP) {
 		CHECK(ret == -EINVAL, "drop: %d", ret);
 		CHECK(!locks, "the drop took the mmap lock %lu times", locks);
-		CHECK(!mutexes, "the drop took a mutex %lu times", mutexes);
+		CHECK(mutexes <= 1, "the drop took a mutex %lu times", mutexes);
 	}
 	if (second == OP_DROP) {
 		CHECK(racer.ret == -EINVAL || racer.ret == -ENOENT, "drop: %d",
 		      racer.ret);
 		CHECK(!racer.locks, "the drop took the mmap lock %lu times",
 		      racer.locks);
-		CHECK(!racer.mutexes, "the drop took a mutex %lu times",
+		CHECK(racer.mutexes <= 1, "the drop took a mutex %lu times",
 		      racer.mutexes);
-		CHECK(window_racer_done, "the drop waited for the %s",
-		      op_names[first]);
 	}
 	CHECK(reg_count(mm) == 2, "registry count %ld, want 2",
 	      reg_count(mm));
@@ -319,8 +318,9 @@ static void test_race_unregister_munmap(void)
  * Not against the old registry: it passes there.  In this order its drop,
  * which erased the entry after the lookup, finds it gone and does nothing;
  * the two removers this test had it race need the drop to remove, which
- * it no longer does.  What it checks now (the drop takes no lock and the
- * entry is freed once, by the remover) holds there too.
+ * it no longer does.  What it checks now (the drop takes the mmap lock
+ * for reading at most, and the entry is freed once, by the remover) holds
+ * there too.
  */
 static void test_race_drop_unregister(void)
 {
@@ -707,12 +707,12 @@ static void test_munmap_nomem(void)
  * result must be the one the model predicts, and the final tree must equal
  * the model.
  *
- * A drop takes no lock: it marks the entry dead, which stays in the tree,
- * and a registration replaces a dead entry where it would meet -EEXIST
- * over a live one.  A lookup records the epochs before and after it: a
- * registration may replace the entry a drop saw only if that drop began
- * before the registration's section ended, and must if the drop ended
- * before that section began.
+ * A drop is a section of its own: it marks the entry dead, which stays in
+ * the tree, and a registration replaces a dead entry where it would meet
+ * -EEXIST over a live one.  A lookup that found its table corrupt records
+ * its drop's section: a registration replaces the entry from the next
+ * section on.  A child's drop marks the entry dead in the child's tree
+ * only (a copy takes its place there): stress_mm's stays.
  */
 #define STRESS_OBJS	16
 #define STRESS_CORRUPT	3	/* objects 0..2: lookups find them corrupt */
@@ -919,10 +919,15 @@ struct stress_drop {
 struct model {
 	bool		mapped[STRESS_OBJS];
 	unsigned long	serial[STRESS_OBJS];	/* registered there, or 0 */
-	/* The drops, in stress_mm and in the children of forks. */
+	/* The drops in stress_mm (a child's leave its entries alone). */
 	struct stress_drop *drops;
 	int		nr_drops;
 	int		replaced;		/* dead entries registered over */
+	/*
+	 * Entry allocations fail: so may a drop's, of the copy that takes the
+	 * place of an entry a child shares, and then it drops nothing.
+	 */
+	bool		drop_may_fail;
 };
 
 /*
@@ -955,7 +960,7 @@ static bool model_apply(struct model *m, const struct stress_rec *rec)
 		/* Over a live entry: -EEXIST; over a dead one, in its place. */
 		if (m->serial[obj] && rec->ret == -EEXIST)
 			return !model_dropped(m, m->serial[obj], rec->epoch,
-					      true);
+					      true) || m->drop_may_fail;
 		if (m->serial[obj] &&
 		    !model_dropped(m, m->serial[obj], rec->epoch, false))
 			return false;
@@ -992,13 +997,13 @@ static bool model_apply(struct model *m, const struct stress_rec *rec)
 		m->serial[obj] = 0;
 		return true;
 	case S_LOOKUP:
-		/* Without a section, even to drop: the tree is the same. */
+		/* Without a section, but to drop. */
 		if (rec->ret == 0)
 			return !rec->epoch && obj >= STRESS_CORRUPT;
 		if (rec->ret == -ENOENT)
 			return !rec->epoch;
 		return rec->ret == -EINVAL && obj < STRESS_CORRUPT &&
-		       !rec->epoch && rec->serial;
+		       rec->epoch && rec->serial;
 	case S_FORK:
 		for (i = 0; i < STRESS_OBJS; i++)
 			if (rec->snap[i] != (rec->ret ? 0 : m->serial[i]))
@@ -1037,7 +1042,7 @@ static void stress_round(unsigned int maple_fail, unsigned int alloc_fail)
 	struct stress_thread *reader = &threads[STRESS_WRITERS];
 	struct stress_rec **all;
 	struct reg_item items[STRESS_OBJS + 1];
-	struct model m = {};
+	struct model m = { .drop_may_fail = alloc_fail != 0 };
 	int i, j, n, nr = 0, bad = 0, nomem = 0;
 	int ops[6] = {};
 
@@ -1084,12 +1089,7 @@ static void stress_round(unsigned int maple_fail, unsigned int alloc_fail)
 			all[nr++] = rec;
 			if (rec->op == S_LOOKUP && rec->ret == -EINVAL)
 				m.drops[m.nr_drops++] = (struct stress_drop){
-					rec->serial, rec->before, rec->after,
-				};
-			if (rec->op == S_FORK && rec->child_ret == -EINVAL)
-				m.drops[m.nr_drops++] = (struct stress_drop){
-					rec->child_serial, rec->before,
-					rec->after,
+					rec->serial, rec->epoch, rec->epoch,
 				};
 		}
 	}
@@ -2201,6 +2201,65 @@ static void test_markers(void)
 	reg_set_discoverable(a, REG_FOUND_NOTHING);
 	reg_set_discoverable(x, REG_FOUND_NOTHING);
 	exit_mm(mm);
+	check_clean();
+}
+
+/*
+ * ---- A corrupt table in a fork child: dead in the child only ----
+ *
+ * Fork shares entries.  A child that wrote its own copy of a library's
+ * table finds it corrupt; its drop must not disable the table in its
+ * parent, whose copy is the file's: a copy of the entry, dead, takes the
+ * entry's place in the child's tree, and the parent's stays live.
+ */
+static void test_dead_in_child(void)
+{
+	struct mm_struct *parent = mm_with_objs(2), *child = test_mm_new();
+	unsigned long base = OBJ_BASE(0), locks;
+	struct reg_item pitems[2], citems[2];
+	int ret;
+
+	mmap_write_lock(parent);
+	mmap_write_lock(child);
+	ret = reg_fork_locked(child, parent);
+	mmap_write_unlock(child);
+	mmap_write_unlock(parent);
+	CHECK(ret == 0, "fork: %d", ret);
+
+	test_table_set_corrupt(base, true);
+	locks = test_write_locks;
+	ret = reg_lookup(child, PC(base));
+	CHECK(ret == -EINVAL, "the child's lookup in its corrupt copy: %d", ret);
+	CHECK(test_write_locks == locks, "the drop took the mmap lock");
+	test_table_set_corrupt(base, false);
+
+	CHECK(reg_lookup(parent, PC(base)) == 0,
+	      "the parent's table was dropped by its child");
+	CHECK(reg_lookup(child, PC(base)) == -ENOENT,
+	      "the child still uses the table it found corrupt");
+	CHECK(reg_contents(parent, pitems, 2) == 2 && !pitems[0].dead &&
+	      !pitems[1].dead, "the parent's entries are not both live");
+	CHECK(reg_contents(child, citems, 2) == 2 && citems[0].dead &&
+	      !citems[1].dead && citems[0].serial == pitems[0].serial,
+	      "the child's entry is not its own dead copy");
+	CHECK(reg_count(child) == 2 && reg_count(parent) == 2,
+	      "counts %ld and %ld, want 2 and 2", reg_count(child),
+	      reg_count(parent));
+
+	/* The parent's own drop, now that no other mm shares the entry. */
+	exit_mm(child);
+	test_rcu_barrier();
+	CHECK(test_blocks_live() == 2, "%ld entries allocated, want 2",
+	      test_blocks_live());
+	test_table_set_corrupt(base, true);
+	/* A pc whose frame the parent has not cached. */
+	CHECK(reg_lookup(parent, PC(base) + 1) == -EINVAL, "the parent's lookup");
+	test_table_set_corrupt(base, false);
+	CHECK(reg_lookup(parent, PC(base)) == -ENOENT,
+	      "the parent still uses the table it found corrupt");
+	CHECK(test_blocks_live() == 2, "%ld entries allocated: the drop copied",
+	      test_blocks_live());
+	exit_mm(parent);
 	check_clean();
 }
 
@@ -3348,6 +3407,7 @@ static const struct test tests[] = {
 	{ "unregister_nomem", test_unregister_nomem },
 	{ "munmap_nomem", test_munmap_nomem },
 	{ "dead_entry", test_dead_entry },
+	{ "dead_in_child", test_dead_in_child },
 #ifndef REGISTRY_TEST_OLD
 	{ "index_build_fails", test_index_build_fails },
 	{ "index_build_invalid", test_index_build_invalid },

@@ -23,6 +23,13 @@ static inline bool try_module_get(struct module *mod)
 	return true;
 }
 
+/* Another reference, for a caller that holds one already. */
+static inline void __module_get(struct module *mod)
+{
+	if (mod)
+		__atomic_fetch_add(&mod->refs, 1, __ATOMIC_ACQ_REL);
+}
+
 static inline void module_put(struct module *mod)
 {
 	if (mod)
