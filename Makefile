@@ -6,7 +6,7 @@
 
 H := harness
 
-.PHONY: all deps tree kernel perf selftests vm run demo check checkpatch \
+.PHONY: all deps tree kernel perf selftests vm run demo check checkpatch mutants \
 	sparse harness-selftest patches-import patches-export series series-check \
 	clean help \
 	unit fuzz fuzz-pe bench bench-register bench-kernel bench-mm bench-e2e bench-share audit realbin \
@@ -153,6 +153,11 @@ bench-e2e: perf selftests
 # (tools/unwind_user/ld_audit); prints its path last.
 audit:
 	@$(H)/audit.sh
+
+# Break each protection the series claims and require its test to fail
+# (harness/mutants.py; not part of make check: about 25 minutes).
+mutants: kernel selftests
+	@$(H)/mutants.py $(MUTANTS)
 
 checkpatch: tree
 	@$(H)/style.sh checkpatch

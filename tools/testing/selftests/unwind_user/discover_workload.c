@@ -17,6 +17,8 @@
  *	the same, after writing this process's own copy of its .eh_frame:
  *	every CIE's data alignment factor of -8 becomes -16, so that the
  *	return address is looked for at twice its offset (see scribble()).
+ *   discover_workload as-nobody MODE ...
+ *	MODE ..., run as user and group 65534 (nobody).
  *   discover_workload fork-corrupt MS
  *	main -> spin_vdso, MS / 4 ms (the program's table is found); then a
  *	child, forked, makes its own copy of the program's .eh_frame corrupt
@@ -46,6 +48,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <link.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -335,6 +338,8 @@ static int tmp_copy(const char *path)
  *		table lie past the end of the file
  *   memfd	a copy in a memfd, dlopen()ed through /proc/self/fd/N
  *   nohdr	a copy mapped by hand, then the page of its ELF header unmapped
+ *   texthole	a copy mapped by hand, then the last page of its text
+ *		unmapped: a hole in the text the table describes
  */
 static void (*map_case(const char *c, const char *path))(int (*cb)(void))
 {
@@ -406,7 +411,8 @@ static void (*map_case(const char *c, const char *path))(int (*cb)(void))
 		if (pwrite(fd, bad, phnum * sizeof(*bad), eh.e_phoff) !=
 		    (ssize_t)(phnum * sizeof(*bad)))
 			die("pwrite");
-	} else if (strcmp(c, "plain") && strcmp(c, "truncated") && strcmp(c, "nohdr")) {
+	} else if (strcmp(c, "plain") && strcmp(c, "truncated") && strcmp(c, "nohdr") &&
+		   strcmp(c, "texthole")) {
 		fprintf(stderr, "unknown case %s\n", c);
 		exit(2);
 	}
@@ -427,6 +433,18 @@ static void (*map_case(const char *c, const char *path))(int (*cb)(void))
 	}
 	if (!strcmp(c, "nohdr") && munmap((void *)base, page))
 		die("munmap");
+	if (!strcmp(c, "texthole")) {
+		for (unsigned int i = 0; i < phnum; i++) {
+			uintptr_t end = base + ph[i].p_vaddr + ph[i].p_filesz;
+
+			end = (end + page - 1) & ~(page - 1);
+			if (ph[i].p_type != PT_LOAD || !(ph[i].p_flags & PF_X))
+				continue;
+			/* Not obj_loop's page. */
+			if (end - page <= base + loop || munmap((void *)(end - page), page))
+				die("texthole");
+		}
+	}
 	close(fd);
 	return (void (*)(int (*)(void)))(base + loop);
 }
@@ -639,6 +657,15 @@ static void register_qsort_objects(void)
 
 int main(int argc, char **argv)
 {
+	/* The same, run as user and group 65534 (nobody). */
+	if (argc > 2 && !strcmp(argv[1], "as-nobody")) {
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			die("setresuid");
+		argv[1] = argv[0];
+		execv("/proc/self/exe", argv + 1);
+		die("execv");
+	}
 	if (argc == 3 && (!strcmp(argv[1], "qsort") || !strcmp(argv[1], "qsort-scribble") ||
 			  !strcmp(argv[1], "qsort-register"))) {
 		unsigned long ms = strtoul(argv[2], NULL, 0);
@@ -696,7 +723,7 @@ int main(int argc, char **argv)
 	}
 	if (argc == 5 && !strcmp(argv[1], "quiet-exec"))
 		return quiet(argv[2], argv[3], strtoul(argv[4], NULL, 0));
-	fprintf(stderr, "usage: %s qsort|qsort-scribble|fork-corrupt MS | dlopen MS LIB1 LIB2 | %s\n",
-		argv[0], "obj CASE OBJ MS | quiet LIB DUMP MS");
+	fprintf(stderr, "usage: %s %s MS | dlopen MS LIB1 LIB2 | %s\n", argv[0],
+		"qsort|qsort-scribble|fork-corrupt", "obj CASE OBJ MS | quiet LIB DUMP MS");
 	return 2;
 }

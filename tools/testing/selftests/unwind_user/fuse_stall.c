@@ -28,6 +28,9 @@
  *     for before it takes SIGKILL, and a sample in the kernel between the
  *     two is a matter of luck.
  *
+ * remount_same_dev (below) serves other bytes under the identity an
+ * earlier mount's file showed: their frames must be their own.
+ *
  * A test fails, rather than passes, if no walk was asked for (and, for
  * cpu_clock, seen to run) while the server was stopped.  A workload that
  * SIGKILL does not end in time is shown (state, wchan, kernel stack), then
@@ -659,6 +662,181 @@ TEST_F_TIMEOUT(fuse_stall, exit_walk, 120)
 		TH_LOG("the delivery of SIGKILL asked for no walk: the test proves nothing");
 	ksft_print_msg("SIGKILL's delivery asked for a walk: it ran in do_exit()\n");
 	ASSERT_LE(0, ms) TH_LOG("SIGKILL did not end the workload within %d ms", KILL_MS);
+}
+
+/*
+ * ---- A FUSE remount: the same device number, the same inode, other bytes ----
+ *
+ * A FUSE server picks the inode number, generation and times its files
+ * show (this one: node 2, generation 1, every time 0), and a new FUSE
+ * mount takes the lowest free anonymous device number: after an unmount,
+ * the next mount's file shows the identity the last one's did, whatever
+ * its bytes.  Frames decoded from the first file must not serve the
+ * second.  The first is a copy of the library whose CIEs say every saved
+ * register is twice as far from the CFA (data alignment -16, not -8): its
+ * chains are wrong.  Served in its place, under the same identity, the
+ * library itself must get whole chains.
+ */
+
+/* Double the data alignment (-8 to -16) of every CIE of @data's .eh_frame. */
+static int scribble_cies(unsigned char *data, size_t size, uint64_t hdr_off)
+{
+	unsigned char *p, *end = data + size;
+	unsigned int records, cies = 0;
+
+	/* version 1, eh_frame_ptr pcrel sdata4: .eh_frame is that far on */
+	if (hdr_off + 8 > size || data[hdr_off] != 1 || data[hdr_off + 1] != 0x1b)
+		return 0;
+	p = data + hdr_off + 4 + *(int32_t *)(data + hdr_off + 4);
+	if (p < data || p >= end)
+		return 0;
+	for (records = 0; records < 100000 && p + 9 <= end; records++) {
+		uint32_t len = *(uint32_t *)p, id = *(uint32_t *)(p + 4);
+		unsigned char *q = p + 9;
+
+		if (!len || len == 0xffffffff || len > (size_t)(end - p) - 4)
+			break;
+		if (!id && p[8] == 1) {
+			/* the augmentation, the code alignment (1), then ours */
+			while (q < end && *q)
+				q++;
+			q++;
+			while (q < end && (*q & 0x80))
+				q++;
+			q++;
+			if (q < end && *q == 0x78) {
+				*q = 0x70;
+				cies++;
+			}
+		}
+		p += 4 + len;
+	}
+	return cies;
+}
+
+/* Let the workload be sampled for a second, then end it. */
+static void sample_then_kill(void *arg)
+{
+	struct stall *st = arg;
+
+	usleep(1000 * 1000);
+	kill(st->wl, SIGKILL);
+}
+
+struct remount_tally {
+	unsigned int leaf, whole;
+	dev_t dev;
+};
+
+/*
+ * Serve @data as the library at @dir, run the workload in it under
+ * cpu-clock, and count its samples in the library and those whose chain
+ * reads the library's six frames (fuse_lib_spin ... fuse_lib_f1, which
+ * fuse_lib_run jumps to), then this program (the workload's own caller).
+ */
+static int remount_round(const char *dir, const struct lib_info *lib,
+			 const unsigned char *data, struct remount_tally *t)
+{
+	struct stall st = { .lib = *lib };
+	struct perf_event_attr attr;
+	struct chain_capture cap = {};
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct stat sb;
+	int ret, status = 0;
+
+	exe[n > 0 ? n : 0] = '\0';
+	snprintf(st.dir, sizeof(st.dir), "%s", dir);
+	ret = fuse_srv_start(&st.srv, st.dir, LIB, data, lib->size);
+	if (ret)
+		return ret;
+	ret = stat(st.srv.path, &sb) ? -errno : start_workload(&st);
+	if (!ret) {
+		t->dev = sb.st_dev;
+		chain_attr_cpu_clock(&attr, PERIOD_NS);
+		ret = chain_attach_tasks(&cap, &attr, &st.wl, 1, false, sample_then_kill, &st,
+					 &status);
+		st.wl = 0;
+	}
+	for (unsigned int i = 0; !ret && i < cap.nr_samples; i++) {
+		const struct chain_sample *s = &cap.samples[i];
+		const struct chain_mmap *m = chain_find_map_at(&cap, s, s->ip);
+		bool whole = s->resolved && s->nr > 6;
+
+		if (!m || strcmp(m->path, st.srv.path))
+			continue;
+		t->leaf++;
+		/* Return addresses are looked up inside their call. */
+		for (unsigned int k = 0; whole && k < 7; k++) {
+			m = chain_find_map_at(&cap, s, s->ips[k] - !!k);
+			whole = m && !strcmp(m->path, k < 6 ? st.srv.path : exe);
+		}
+		t->whole += whole;
+		if (!whole && t->leaf - t->whole == 1) {
+			char line[1024];
+			size_t len = 0;
+
+			for (unsigned int k = 0; k < s->nr && k < 10; k++) {
+				m = chain_find_map_at(&cap, s, s->ips[k] - !!k);
+				len += snprintf(line + len, sizeof(line) - len, " %#llx[%s]",
+						(unsigned long long)s->ips[k],
+						m ? strrchr(m->path, '/') ?: m->path : "?");
+			}
+			ksft_print_msg("a chain of %u frames%s:%s\n", s->nr,
+				       s->resolved ? "" : " (never delivered)", line);
+		}
+	}
+	chain_free(&cap);
+	if (st.wl > 0) {
+		kill(st.wl, SIGKILL);
+		waitpid(st.wl, NULL, 0);
+	}
+	fuse_srv_destroy(&st.srv);
+	return ret;
+}
+
+TEST(remount_same_dev)
+{
+	struct remount_tally a = {}, b = {};
+	struct lib_info lib = {};
+	unsigned char *copy;
+	char dir[64];
+	int ret;
+
+	if (geteuid())
+		SKIP(return, "mounting a FUSE file system needs root");
+	ASSERT_EQ(0, access("/dev/fuse", R_OK | W_OK)) TH_LOG("no /dev/fuse (CONFIG_FUSE_FS)");
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ret = lib_load(&lib);
+	ASSERT_EQ(0, ret) TH_LOG("%s: %s", LIB, strerror(-ret));
+	copy = malloc(lib.size);
+	ASSERT_NE(NULL, copy);
+	memcpy(copy, lib.data, lib.size);
+	ASSERT_LT(0, scribble_cies(copy, lib.size, lib.hdr_off))
+		TH_LOG("no CIE with a data alignment of -8 in %s", LIB);
+	snprintf(dir, sizeof(dir), "/tmp/fuse_remount.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(dir));
+
+	ret = remount_round(dir, &lib, copy, &a);
+	EXPECT_EQ(0, ret) TH_LOG("the scribbled copy: %s", strerror(-ret));
+	if (!ret)
+		ret = remount_round(dir, &lib, lib.data, &b);
+	EXPECT_EQ(0, ret) TH_LOG("the library: %s", strerror(-ret));
+	rmdir(dir);
+	free(copy);
+	free(lib.data);
+	ksft_print_msg("scribbled copy (dev %#lx): %u samples in the library, %u whole\n",
+		       (unsigned long)a.dev, a.leaf, a.whole);
+	ksft_print_msg("the library (dev %#lx): %u samples in it, %u whole\n",
+		       (unsigned long)b.dev, b.leaf, b.whole);
+	/* Else the test shows nothing: another identity, other rows anyway. */
+	ASSERT_EQ(a.dev, b.dev);
+	/* The copy's frames are wrong, so rows decoded from it would be. */
+	EXPECT_LE(30U, a.leaf);
+	EXPECT_GT(a.leaf / 2, a.whole);
+	EXPECT_LE(30U, b.leaf);
+	EXPECT_EQ(b.leaf, b.whole);
 }
 
 TEST_HARNESS_MAIN

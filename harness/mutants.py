@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make mutants: break each protection the series claims, one at a time,
+and require the test named for it to fail, with its own message.
+
+Each mutant replaces one exact, unique piece of a file of the assembled
+tree ($SRC).  A "user" mutant runs a target of tools/testing/unwind_user
+(the unwinder's C in user space) into a scratch directory; a "guest"
+mutant rebuilds the kernel incrementally (harness/kernel.sh) and runs one
+kselftest in the guest.  A mutant is killed when its test fails with the
+expected message (a user target must also exit non-zero); one that does
+not build counts as alive.
+The file is restored after each mutant, and the kernel rebuilt from the
+clean tree at the end.  Prints a line per mutant and "N of N mutants
+killed"; exits non-zero unless all were.
+
+    mutants.py [NAME...]    only the mutants named
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HARNESS = os.path.dirname(os.path.abspath(__file__))
+
+
+def env(name):
+    out = subprocess.run(["bash", "-c", f'. "{HARNESS}/common.sh"; echo "${name}"'],
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+MUTANTS = [
+    # -- user space (tools/testing/unwind_user) --
+    dict(name="absolute-fde-shared", kind="user", target="run_unit",
+         file="kernel/unwind/eh_frame.c",
+         old="\t\t*absolute |= (fde->cie.fde_enc & DW_EH_PE_application_mask) ==",
+         new="\t\t*absolute |= 0 && (fde->cie.fde_enc & DW_EH_PE_application_mask) ==",
+         expect="case 2: covered pc",
+         why="a lookup through an absolute FDE is shared (issue 30 #1)"),
+    dict(name="drop-kills-fork-relatives", kind="user", target="run_registry",
+         file="kernel/unwind/registry.c",
+         old="\tif (refcount_read(&e->ref) == 2) {",
+         new="\tif (refcount_read(&e->ref) >= 2) {",
+         expect="the parent's table was dropped by its child",
+         why="a drop marks the entry its fork relatives share (issue 30 #4)"),
+    dict(name="stack-switch-unbounded", kind="user", target="run_unit",
+         file="kernel/unwind/user.c",
+         old="\t\t    state->stack_switches >= UNWIND_USER_MAX_STACK_SWITCHES)",
+         new="\t\t    state->stack_switches >= 2 * UNWIND_USER_MAX_STACK_SWITCHES)",
+         expect="of the circle), want",
+         why="the walk follows more stack switches than its bound"),
+    dict(name="cfi-budget-ignored", kind="user", target="run_unit",
+         file="kernel/unwind/cfi.c",
+         old="\t\tlimit = min_t(unsigned int, limit, *budget);",
+         new="\t\tlimit = limit + 0 * *budget;",
+         expect="the walk went on to the limit",
+         why="the CFI run ignores the walk's budget"),
+    dict(name="pe-epilog-unread", kind="user", target="run_pe_oracle",
+         file="kernel/unwind/pe.c",
+         old="\tret = pe_decode_epilog(ctx, rf, ui, b, len, rva, st);",
+         new="\tret = 0 * pe_decode_epilog(ctx, rf, ui, b, len, rva, st);",
+         expect_re=r"[1-9][0-9]* mismatches",
+         why="the topmost PE frame in an epilog is unwound as in the body"),
+    # -- the kernel, in the guest --
+    dict(name="shared-across-users", kind="guest",
+         test="./discover -t shared_per_user",
+         file="kernel/unwind/shared.c",
+         old="\treturn siphash_3u64(tag, __kuid_val(cred->euid),",
+         new="\treturn tag ?: siphash_3u64(tag, __kuid_val(cred->euid),",
+         expect="shared_per_user: Test failed",
+         why="one user's rows are found by another's lookups (issue 30 #3)"),
+    dict(name="fuse-files-shared", kind="guest",
+         test="./fuse_stall -t remount_same_dev",
+         file="kernel/unwind/shared.c",
+         old="\treturn IS_I_VERSION(inode) && !inode_is_open_for_write(inode);",
+         new="\treturn !inode_is_open_for_write(inode);",
+         expect="remount_same_dev: Test failed",
+         why="a FUSE file's identity names its bytes (issue 30 #2)"),
+    dict(name="written-copy-shared", kind="guest",
+         test="./discover -t shared_not_from_written_copy",
+         file="kernel/unwind/shared.c",
+         old="\t\tif (!vma->vm_file || READ_ONCE(vma->anon_vma) ||",
+         new="\t\tif (!vma->vm_file ||",
+         expect="shared_not_from_written_copy: Test failed",
+         why="rows decoded from a process's written copy are shared"),
+    dict(name="registrations-unshared", kind="guest",
+         test="./discover -t shared_registered",
+         file="kernel/unwind/registry.c",
+         old="\tunwind_user_entry_share(mm, e, NULL, NULL);",
+         new="\t(void)unwind_user_entry_share;",
+         expect="shared_registered: Test failed",
+         why="a registered table of a file does not share its frames"),
+    dict(name="drop-in-fork-relatives", kind="guest",
+         test="./discover -t dead_in_child",
+         file="kernel/unwind/registry.c",
+         old="\tif (refcount_read(&e->ref) == 2) {",
+         new="\tif (refcount_read(&e->ref) >= 2) {",
+         expect="dead_in_child: Test failed",
+         why="a child's drop disables its parent's table (issue 30 #4)"),
+    dict(name="null-call-ends-walk", kind="guest",
+         test="./hard_cases -t null_call",
+         file="kernel/unwind/user.c",
+         old="\t\t\tif (ret == -ENXIO && state->topmost &&",
+         new="\t\t\tif (ret == -ENXIO && state->topmost && false &&",
+         expect="null_call: Test failed",
+         why="a call through NULL is unwound by frame pointers (issue 30 #6)"),
+    dict(name="module-asked-every-time", kind="guest",
+         test="./pe_chain -t module",
+         file="kernel/unwind/registry.c",
+         old="\t\t   time_after(now, registry_loads_at[format] +",
+         new="\t\t   true || time_after(now, registry_loads_at[format] +",
+         expect="module: Test failed",
+         why="modprobe is asked at every PE registration (issue 30 #5)"),
+    dict(name="hole-probed-again", kind="guest",
+         test="./discover -r obj.texthole.object",
+         file="kernel/unwind/discover.c",
+         old="\t\tunwind_user_entry_discard(*ep);\n\t\t*ep = NULL;\n\t}\n\tif (*ep) {",
+         new="\t\tunwind_user_entry_discard(*ep);\n\t\t*ep = NULL;\n"
+             "\t\tret = -ENOMEM;\n\t\tgoto out;\n\t}\n\tif (*ep) {",
+         expect="Expected MAX_PROBES (8) >= probes1 - probes0",
+         why="a hole in the text leaves no marker: every sample probes (issue 30 #7)"),
+    dict(name="cpu-share-unbounded", kind="guest",
+         test="./cpu_bound",
+         file="kernel/unwind/throttle.c",
+         old="\tif (pct <= 0 || pct >= 100)",
+         new="\tif (pct <= 0 || pct >= 0)",
+         expect="share_bounded: Test failed",
+         why="the walks take any share of the task's CPU"),
+]
+
+
+def expected(m, out):
+    if "expect_re" in m:
+        return re.search(m["expect_re"], out) is not None
+    return m["expect"] in out
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def apply(src, m):
+    path = os.path.join(src, m["file"])
+    with open(path) as f:
+        text = f.read()
+    n = text.count(m["old"])
+    if n != 1:
+        raise SystemExit(f"mutant {m['name']}: {n} matches in {m['file']}, want 1")
+    with open(path, "w") as f:
+        f.write(text.replace(m["old"], m["new"]))
+
+
+def restore(src, m):
+    run(["git", "-C", src, "checkout", "--", m["file"]], check=True)
+
+
+def try_user(src, m, scratch):
+    # The MSVC images of the PE oracle, as harness/user.sh passes them.
+    msvc = run([os.path.join(HARNESS, "msvc-pe.sh")]).stdout.split()
+    r = run(["make", "-s", "-C", os.path.join(src, "tools/testing/unwind_user"),
+             f"OUTPUT={scratch}", "PE_MSVC_IMAGES=" + " ".join(msvc), m["target"]])
+    out = r.stdout + r.stderr
+    return r.returncode != 0 and expected(m, out), out
+
+
+def try_guest(src, m, selftests):
+    r = run([os.path.join(HARNESS, "kernel.sh")])
+    if r.returncode:
+        return False, "does not build:\n" + (r.stdout + r.stderr)[-2000:]
+    cmd = f"cd {selftests} && {m['test']}"
+    r = run(["flock", "/tmp/uu-guest.lock", os.path.join(HARNESS, "vm.sh"),
+             "-t", "900", cmd])
+    out = r.stdout + r.stderr
+    return expected(m, out), out
+
+
+def main():
+    src = env("SRC")
+    selftests = os.path.join(env("SELFTESTS_OUT"), "install/unwind_user")
+    names = sys.argv[1:]
+    todo = [m for m in MUTANTS if not names or m["name"] in names]
+    if names and len(todo) != len(names):
+        raise SystemExit(f"unknown mutant in {names}")
+    if run(["git", "-C", src, "diff", "--quiet"]).returncode:
+        raise SystemExit(f"{src} has changes: run harness/tree.sh first")
+    killed = 0
+    t0 = time.time()
+    guest = False
+    with tempfile.TemporaryDirectory() as scratch:
+        for m in todo:
+            start = time.time()
+            apply(src, m)
+            try:
+                if m["kind"] == "user":
+                    ok, out = try_user(src, m, scratch)
+                else:
+                    guest = True
+                    ok, out = try_guest(src, m, selftests)
+            finally:
+                restore(src, m)
+            killed += ok
+            where = m.get("target") or m.get("test")
+            print(f"{'killed' if ok else 'ALIVE '}  {m['name']}: {m['why']}; "
+                  f"{where} ({time.time() - start:.0f} s)", flush=True)
+            if not ok:
+                print("    " + "\n    ".join(out.splitlines()[-15:]), flush=True)
+    if guest:
+        r = run([os.path.join(HARNESS, "kernel.sh")])
+        if r.returncode:
+            print("the kernel of the clean tree does not build again", flush=True)
+            killed = -1
+    print(f"{killed} of {len(todo)} mutants killed in {time.time() - t0:.0f} s")
+    return 0 if killed == len(todo) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
