@@ -58,6 +58,10 @@ scan_selftest() {
 [    1.000000] WARNING: suspicious RCU usage
 [    1.000000] INFO: task stress:123 blocked for more than 120 seconds.
 [    1.000000] rcu: INFO: rcu_preempt self-detected stall on CPU
+[    1.000000] rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: {
+[    1.000000] INFO: rcu_tasks detected stalls on tasks:
+[    1.000000] BUG kmalloc-64 (Not tainted): Poison overwritten
+[    1.000000] stress: page allocation failure: order:0, mode:0x40cc0(GFP_KERNEL|__GFP_COMP), nodemask=(null)
 [    1.000000] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [stress:1]
 [    1.000000] BUG at mas_validate_gaps:7101 (1)
 [    1.000000] kmemleak: 3 new suspected memory leaks (see /sys/kernel/debug/kmemleak)
@@ -78,7 +82,7 @@ SPLATS
 	[ $rc = 1 ] || { echo "# the scan of splats exited $rc"; bad=$((bad + 1)); }
 	while IFS= read -r line; do
 		n=$((n + 1))
-		printf '%s\n' "$line" > "$tmp/fine/$n"
+		printf '[    0.000000] Linux version 7.2.13\n%s\n' "$line" > "$tmp/fine/$n"
 	done <<'FINE'
 [    1.000000] unwind_user: stress_workload[666]: dropped a corrupt unwind table (-22)
 [    1.000000] unwind_user: hard[12]: dropped an unindexable unwind table (-27)
@@ -88,6 +92,12 @@ SPLATS
 # the kernel logged: WARNING: a test's own report, not the kernel's line
 not ok 2 selftests: unwind_user: register # BUG: not on the console
 FINE
+	# A page allocation failure that fault injection forced.
+	n=$((n + 1))
+	printf '%s\n' '[    1.000000] FAULT_INJECTION: forcing a failure.' \
+		'[    1.000000] name fail_page_alloc, interval 1, probability 100, space 0, times 1' \
+		'[    1.000000] fail_alloc: page allocation failure: order:0, mode:0xcc0(GFP_KERNEL)' \
+		> "$tmp/fine/$n"
 	out=$("$HARNESS/splat-scan.py" "$tmp/fine"/* 2>&1)
 	rc=$?
 	[ -z "$out" ] || echo "$out" | sed 's/^/# flagged: /'
@@ -95,6 +105,10 @@ FINE
 	expect "the console scan judges $n made-up lines right" 0 $bad
 	"$HARNESS/splat-scan.py" "$tmp/none.log" > /dev/null 2>&1
 	expect "the console scan fails on a log it cannot read" 2 $?
+	printf 'TAP version 13\nok 1 - no kernel line here\n' > "$tmp/untimed.log"
+	out=$("$HARNESS/splat-scan.py" "$tmp/untimed.log" 2>&1)
+	expect "the console scan fails on a log without one kernel line" 1 $? \
+		"nothing scanned" "$out"
 	"$HARNESS/splat-scan.py" > /dev/null 2>&1
 	expect "the console scan fails with no log to scan" 2 $?
 }

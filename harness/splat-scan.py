@@ -43,11 +43,15 @@ SPLATS = [
     r'bad unlock balance',
     r'INFO: task .* blocked for more than',
     r'rcu_(sched|preempt) self-detected stall',
-    r'rcu: INFO: .*detected stall',
+    # rcu_preempt, rcu_sched, expedited, and the RCU-tasks flavours
+    r'INFO: .*detected (expedited )?stalls?',
     r'soft lockup|hard LOCKUP',
     r'refcount_t: ',
     r'list_(add|del) corruption',
     r'kmemleak: \d+ new suspected memory leaks',
+    r'^BUG \S+ \((Not t|T)ainted',   # SLUB debug: "BUG kmalloc-64 (Not tainted): ..."
+    # warn_alloc(); one that fault injection forced is expected (FORCED)
+    r'page allocation failure: order:',
     r'unreferenced object 0x',
     # The console lost messages: the scan cannot vouch for what it missed.
     r'printk messages dropped',
@@ -69,6 +73,12 @@ EXPECTED = [
 # kmsg_check_works): never a report of the kernel's.
 MADE_UP = re.compile(r'^unwind_user selftest: ')
 
+# A failure that fault injection forced: its warn_alloc() report follows
+# within a few kernel lines, and is not a splat.
+FORCED = re.compile(r'^FAULT_INJECTION: forcing a failure')
+FORCED_ALLOC = re.compile(r'page allocation failure: order:')
+FORCED_WITHIN = 4
+
 TIMESTAMP = re.compile(r'\[ *\d+\.\d{6}\] ')
 SPLAT = re.compile('|'.join('(?:%s)' % p for p in SPLATS))
 FINE = re.compile('|'.join('(?:%s)' % p for p in EXPECTED))
@@ -78,17 +88,30 @@ SHOWN = 200     # offending lines printed per file
 def splats(path):
     """The offending lines of @path: [(line number, kernel message)]."""
     out = []
+    kernel_lines = 0
+    forced = None
     with open(path, 'rb') as f:
         for n, raw in enumerate(f, 1):
             line = raw.decode('utf-8', 'replace').rstrip('\r\n')
             m = TIMESTAMP.search(line)
             if not m:
                 continue
+            kernel_lines += 1
             msg = line[m.end():].rstrip('\r')
             if MADE_UP.match(msg):
                 continue
+            if FORCED.match(msg):
+                forced = kernel_lines
+                continue
+            if (FORCED_ALLOC.search(msg) and forced is not None and
+                    kernel_lines - forced <= FORCED_WITHIN):
+                continue
             if SPLAT.search(msg) or (OWN.match(msg) and not FINE.search(msg)):
                 out.append((n, msg))
+    # No kernel line at all: not a console (or PRINTK_TIME is off), and
+    # nothing in it could have been seen.
+    if not kernel_lines:
+        out.append((0, 'no kernel line with a timestamp: nothing scanned'))
     return out
 
 

@@ -376,7 +376,7 @@ def check_image(path, args):
     head = out[0].split()
     if head[0] != "image" or int(head[2]) != len(funcs):
         print("%s: init: %s, objdump lists %d functions" % (path, out[0], len(funcs)))
-        return len(funcs), 0, 1
+        return len(funcs), 0, 1, {}
     bad = 0
     # Also counted, for MSVC's code: epilogs ending in a tail call (jmp
     # out, rex.W jmp), registers saved in the caller's home area (at or
@@ -408,7 +408,7 @@ def check_image(path, args):
     print("%s: %d functions, %d lookups, %d mismatches (%s)" % (
         path, len(funcs), len(out) - 1, bad,
         ", ".join("%s %d" % kv for kv in kinds.items())))
-    return len(funcs), len(out) - 1, bad
+    return len(funcs), len(out) - 1, bad, kinds
 
 
 def main():
@@ -421,19 +421,33 @@ def main():
     ap.add_argument("--laid-out", metavar="IMAGE",
                     help="the tool reads IMAGE, the one file given as a process "
                     "has it in memory (RVA == file offset); objdump the file")
+    ap.add_argument("--require", metavar="KIND=N", action="append", default=[],
+                    help="fail unless the images hold at least N good lookups of "
+                    "KIND (home, chained, jmp-epilog, ...): a case not met is "
+                    "a case not tested")
     ap.add_argument("images", nargs="+")
     args = ap.parse_args()
     if args.laid_out and len(args.images) != 1:
         ap.error("--laid-out takes one file")
     funcs = lookups = bad = 0
+    total = {}
     for path in args.images:
-        f, n, b = check_image(path, args)
+        f, n, b, kinds = check_image(path, args)
         funcs += f
         lookups += n
         bad += b
+        for k, v in kinds.items():
+            total[k] = total.get(k, 0) + v
     print("oracle: PE: %d images, %d functions, %d lookups, %d mismatches" % (
         len(args.images), funcs, lookups, bad))
-    return 1 if bad or not lookups else 0
+    missing = 0
+    for req in args.require:
+        kind, _, n = req.partition("=")
+        if total.get(kind, 0) < int(n or 1):
+            print("oracle: PE: %d good lookups of %s, at least %s required" % (
+                total.get(kind, 0), kind, n or 1))
+            missing += 1
+    return 1 if bad or not lookups or missing else 0
 
 
 if __name__ == "__main__":

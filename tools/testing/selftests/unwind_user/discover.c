@@ -787,8 +787,8 @@ TEST_F(disc, attach_qsort_no_discovery)
 		EXPECT_STREQ("", tables_of(&r->wl[0]));
 		run_free(r);
 	}
-	ksft_print_msg("discovery off, %u runs: %u samples in cmp (%u chains delivered), %u with %s\n",
-		       runs, t.leaf, t.resolved, t.good, "cmp <libc> run main");
+	ksft_print_msg("discovery off, %u runs: %u samples in cmp (%u %s), %u with %s\n",
+		       runs, t.leaf, t.resolved, "chains delivered", t.good, "cmp <libc> run main");
 	EXPECT_LE(MIN_LEAF, t.leaf);
 	/* Chains that came and are short, not chains that never came. */
 	EXPECT_EQ(t.leaf, t.resolved);

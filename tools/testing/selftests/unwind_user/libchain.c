@@ -32,6 +32,7 @@
 #define _GNU_SOURCE
 #endif
 #include <libgen.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,6 +191,7 @@ static bool sample_in(struct elf_dsos *ds, const struct chain_capture *cap,
 FIXTURE(dso) {
 	char prog[PATH_MAX], audit[PATH_MAX], lib1[PATH_MAX], lib2[PATH_MAX];
 	char dump[PATH_MAX];
+	char libdir[64];	/* the copies of the libraries, or "" */
 	struct chain_capture cap;
 	struct elf_dsos dsos;
 	char chain[2048];
@@ -198,15 +200,50 @@ FIXTURE(dso) {
 	int share_old;		/* kernel.unwind_tables_share was, or -1 */
 };
 
+/* Copy @from to @to: 0, or -1. */
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, ret = -1;
+	ssize_t n = -1;
+
+	if (in >= 0)
+		out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			break;
+	if (out >= 0 && !n && !close(out)) {
+		out = -1;
+		ret = 0;
+	}
+	if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	return ret;
+}
+
 FIXTURE_SETUP(dso)
 {
+	char lib[PATH_MAX];
 	int fd;
 
 	self->share_old = -1;
 	prog_path(self->prog, sizeof(self->prog), WORKLOAD_NAME);
 	prog_path(self->audit, sizeof(self->audit), AUDIT_NAME);
-	prog_path(self->lib1, sizeof(self->lib1), LIB1_NAME);
-	prog_path(self->lib2, sizeof(self->lib2), LIB2_NAME);
+	/*
+	 * The libraries are dlopen()ed from copies in /tmp: frames are shared
+	 * only for files whose changes the kernel counts, and the test
+	 * directory may be on 9p or NFS.
+	 */
+	snprintf(self->libdir, sizeof(self->libdir), "/tmp/unwind_libs.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->libdir));
+	prog_path(lib, sizeof(lib), LIB1_NAME);
+	snprintf(self->lib1, sizeof(self->lib1), "%s/%s", self->libdir, LIB1_NAME);
+	ASSERT_EQ(0, copy_file(lib, self->lib1)) TH_LOG("cannot copy %s", lib);
+	prog_path(lib, sizeof(lib), LIB2_NAME);
+	snprintf(self->lib2, sizeof(self->lib2), "%s/%s", self->libdir, LIB2_NAME);
+	ASSERT_EQ(0, copy_file(lib, self->lib2)) TH_LOG("cannot copy %s", lib);
 	ASSERT_EQ(0, access(self->prog, X_OK)) TH_LOG("no %s", self->prog);
 	ASSERT_EQ(0, access(self->audit, R_OK)) TH_LOG("no %s", self->audit);
 	snprintf(self->dump, sizeof(self->dump), "/tmp/unwind_user_dump_XXXXXX");
@@ -218,6 +255,11 @@ FIXTURE_SETUP(dso)
 FIXTURE_TEARDOWN_PARENT(dso)
 {
 	unlink(self->dump);
+	if (self->libdir[0]) {
+		unlink(self->lib1);
+		unlink(self->lib2);
+		rmdir(self->libdir);
+	}
 	if (self->discover_saved && ut_write_discover(self->discover_old))
 		TH_LOG("cannot restore %s to %d", UNWIND_TABLES_DISCOVER_PATH,
 		       self->discover_old);

@@ -9,7 +9,10 @@
 #   - dso_workload qsort (no frame pointers, no LD_AUDIT helper), started
 #     first and then profiled with `perf record -p PID` and with
 #     `perf record -a`: every sample in cmp must read cmp, libc's frames
-#     (one or more), a, main.
+#     (one or more), a, main;
+#   - the control: workload-nofp again with kernel.unwind_tables_discover=0:
+#     no sample in d may read d, c, b, a, main (else the checks above could
+#     pass without the tables).
 # There must be enough samples each time.  Uses the perf found in $PERF,
 # else in $PATH.
 set -u
@@ -44,14 +47,15 @@ record() {	# NAME PERF-RECORD-ARGS...
 # perf script prints a header line per sample ("comm pid"), one line per
 # frame ("ip sym (dso)"), and a blank line between samples.  Samples of
 # PID only (all if empty); every one whose first frame is LEAF must read
-# CHAIN, where "<libc>" stands for one or more frames in libc.
+# CHAIN, where "<libc>" stands for one or more frames in libc (with
+# NONE=1: none may).
 check_script() {	# NAME PID MIN LEAF CHAIN...
 	local name=$1 pid=$2 min=$3
 
 	shift 3
 	"$perf" script --no-demangle --no-inline -i "$tmp/perf.data" \
 		-F comm,pid,ip,sym,dso 2>"$tmp/script.err" >"$tmp/script.txt"
-	awk -v name="$name" -v pid="$pid" -v min="$min" -v want="$*" '
+	awk -v name="$name" -v pid="$pid" -v min="$min" -v want="$*" -v none="${NONE:-0}" '
 		function file(dso) {
 			gsub(/^\(|\)$/, "", dso)
 			sub(/.*\//, "", dso)
@@ -82,7 +86,7 @@ check_script() {	# NAME PID MIN LEAF CHAIN...
 				in_leaf++
 				if (good())
 					ok++
-				else if (bad++ < 3) {
+				else if (!none && bad++ < 3) {
 					s = ""
 					for (k = 1; k <= n && k <= 12; k++)
 						s = s " " f[k] "[" d[k] "]"
@@ -100,6 +104,8 @@ check_script() {	# NAME PID MIN LEAF CHAIN...
 		END {
 			done_sample()
 			printf("%s: %d samples in %s, %d with %s\n", name, in_leaf, leaf, ok, want)
+			if (none)
+				exit !(in_leaf >= min && ok == 0)
 			exit !(in_leaf >= min && ok == in_leaf)
 		}' "$tmp/script.txt"
 }
@@ -128,9 +134,25 @@ check_running() {	# NAME MIN PERF-RECORD-ARGS...
 	return $ret
 }
 
+# The control: discovery off, no table for the no-FP program.
+control() {
+	local sysctl=/proc/sys/kernel/unwind_tables_discover old ret
+
+	old=$(cat "$sysctl") && echo 0 > "$sysctl" || {
+		echo "FAIL: cannot turn $sysctl off"
+		return 1
+	}
+	record "workload-nofp, discovery off" -- "$dir/workload-nofp" spin 1000 &&
+		NONE=1 check_script "workload-nofp, discovery off" "" 30 d c b a main
+	ret=$?
+	echo "$old" > "$sysctl"
+	return $ret
+}
+
 rc=0
 check workload-fp 30 || rc=1
 check workload-nofp 30 || rc=1
 check_running "dso_workload (perf record -p)" 30 -p PID || rc=1
 check_running "dso_workload (perf record -a)" 30 -a || rc=1
+control || rc=1
 exit $rc
