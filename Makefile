@@ -9,7 +9,7 @@ H := harness
 .PHONY: all deps tree kernel perf selftests vm run demo check checkpatch mutants \
 	sparse harness-selftest patches-import patches-export series series-check \
 	clean help \
-	unit fuzz fuzz-pe bench bench-register bench-kernel bench-mm bench-e2e bench-share audit realbin \
+	unit fuzz fuzz-pe fuzz-perf-pe bench bench-register bench-kernel bench-mm bench-e2e bench-share audit realbin \
 	check-debug \
 	registry-old wine wine-stock wine-loader demo-wine glibc
 
@@ -99,6 +99,9 @@ fuzz: tree
 
 fuzz-pe: tree
 	@$(H)/user.sh fuzz_pe $(if $(FUZZ_SECONDS),FUZZ_SECONDS=$(FUZZ_SECONDS))
+
+fuzz-perf-pe: tree
+	@$(H)/user.sh fuzz_perf_pe $(if $(FUZZ_SECONDS),FUZZ_SECONDS=$(FUZZ_SECONDS))
 
 bench: tree
 	@$(H)/user.sh bench

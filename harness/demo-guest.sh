@@ -17,26 +17,70 @@ show() {	# TITLE PROGRAM ARGS...
 	echo
 	echo "=== $title"
 	echo "\$ perf record -e cpu-clock:u --call-graph fp,defer -- $shown"
+	# "g": the go discover_workload waits for; the others read nothing.
 	perf record -q -e cpu-clock:u -c 1000000 --call-graph fp,defer \
-		-o "$tmp/perf.data" -- "$@" 2>/dev/null
+		-o "$tmp/perf.data" -- "$@" 2>/dev/null <<< g >/dev/null
 	# --no-demangle: perf would read the one-letter names a..d as
 	# mangled C++ types (signed char, bool, char, double).
 	echo "\$ perf report --stdio --no-children -G --no-demangle"
 	perf report -i "$tmp/perf.data" --stdio --no-children -G --no-demangle \
 		--percent-limit 20 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 24
-	echo "\$ perf script -F ip,sym --no-demangle   (one sample in d)"
-	perf script -i "$tmp/perf.data" -F ip,sym --no-demangle 2>/dev/null |
-		awk 'BEGIN { RS = "" } $2 == "d" { print; exit }'
+	echo "\$ perf script -F ip,sym,dso --no-demangle   (one sample in ${LEAF:-d})"
+	perf script -i "$tmp/perf.data" -F ip,sym,dso --no-demangle 2>/dev/null |
+		awk -v leaf="${LEAF:-d}" 'BEGIN { RS = "" } $2 == leaf { print; exit }'
 }
 
 echo "kernel: $(uname -r)"
 show "main -> a -> b -> c -> d, built with frame pointers" "$bin/workload-fp" spin 300
 show "the same program built with -fomit-frame-pointer" "$bin/workload-nofp" spin 300
 
-audit=$bin/unwind_user_audit.so
+echo "(its table was found by the kernel at the first sample: no help from the program)"
+
+# A program that is running already, perf attached with -p: main -> run ->
+# qsort() in libc -> cmp, all without frame pointers, libc found by itself.
 echo
-echo "=== shared libraries: the LD_AUDIT helper registers each object ld.so loads"
-echo "\$ LD_AUDIT=unwind_user_audit.so cat /proc/self/unwind_tables"
-LD_AUDIT=$audit cat /proc/self/unwind_tables
-show "the -fomit-frame-pointer build again, with libc registered by the LD_AUDIT helper" \
-	env LD_AUDIT="$audit" "$bin/workload-nofp" spin 300
+echo "=== attached to a running program: main -> run -> qsort() (libc) -> cmp, no frame pointers"
+coproc wl { "$bin/discover_workload" qsort 1500; }
+read -r _ <&"${wl[0]}"		# "ready"
+echo g >&"${wl[1]}"
+echo "\$ perf record -e cpu-clock --call-graph fp,defer -p PID -- sleep 1"
+perf record -q -e cpu-clock -c 1000000 --call-graph fp,defer -o "$tmp/perf.data" \
+	-p "$wl_PID" -- sleep 1 2>/dev/null
+cat <&"${wl[0]}" >/dev/null
+wait "$wl_PID" || true
+echo "\$ perf script -F ip,sym,dso --no-demangle   (one sample in cmp)"
+perf script -i "$tmp/perf.data" -F ip,sym,dso --no-demangle 2>/dev/null |
+	awk 'BEGIN { RS = "" } $2 == "cmp" { print; exit }'
+
+# A JIT runtime: node's V8 keeps frame pointers in its code, node itself
+# has none; --perf-basic-prof writes /tmp/perf-PID.map, which names the
+# JavaScript functions.
+if command -v node >/dev/null; then
+	cat > "$tmp/hot.js" <<'JS'
+'use strict';
+function leaf(n) { let s = 0; for (let i = 0; i < 2000; i++) s += (i * n) & 7; return s; }
+function rec(d, n) { return d ? rec(d - 1, n) + 1 : leaf(n); }
+const end = Date.now() + 1500;
+let sink = 0;
+while (Date.now() < end)
+	for (let k = 0; k < 20; k++)
+		sink += rec(5, k);
+console.log(sink & 1);
+JS
+	echo
+	echo "=== node (V8): JavaScript functions named from its perf map"
+	echo "\$ perf record -e cpu-clock --call-graph fp,defer -- node --perf-basic-prof hot.js"
+	perf record -q -e cpu-clock -c 1000000 --call-graph fp,defer -o "$tmp/perf.data" \
+		-- node --perf-basic-prof "$tmp/hot.js" >/dev/null 2>&1
+	echo "\$ perf script -F ip,sym,dso   (one sample in leaf)"
+	perf script -i "$tmp/perf.data" -F ip,sym,dso 2>/dev/null |
+		awk 'BEGIN { RS = "" } $2 ~ /leaf/ { print; exit }' | head -n 16
+fi
+
+# What the kernel cannot find by itself: a JIT's tables that only libgcc
+# is told of (__register_frame()); the LD_AUDIT helper forwards them.
+audit=$bin/unwind_user_audit.so
+LEAF=jit_leaf show "a JIT without frame pointers that gives its .eh_frame to libgcc only" \
+	"$bin/discover_workload" jit 300
+LEAF=jit_leaf show "the same, with the LD_AUDIT helper forwarding __register_frame()" \
+	"$bin/discover_workload" jit-audit "$audit" 300

@@ -64,7 +64,22 @@ MUTANTS = [
          new="\tret = 0 * pe_decode_epilog(ctx, rf, ui, b, len, rva, st);",
          expect_re=r"[1-9][0-9]* mismatches",
          why="the topmost PE frame in an epilog is unwound as in the body"),
+    dict(name="perf-pe-unbounded-read", kind="user", target="fuzz_perf_pe",
+         vars=["FUZZ_SECONDS=60"],
+         file="tools/perf/util/symbol-pe.c",
+         old="\tif (off > pe->size || len > pe->size - off)",
+         new="\tif (off > pe->size)",
+         expect="ERROR: AddressSanitizer",
+         why="perf's PE reader reads past the end of the file (issue 30 #8)"),
     # -- the kernel, in the guest --
+    dict(name="absolute-fde-shared-guest", kind="guest",
+         test="./discover -t shared_not_absolute",
+         file="kernel/unwind/eh_frame.c",
+         old="\t\t*absolute |= (fde->cie.fde_enc & DW_EH_PE_application_mask) ==",
+         new="\t\t*absolute |= 0 && (fde->cie.fde_enc & DW_EH_PE_application_mask) ==",
+         expect="shared_not_absolute: Test failed",
+         why="the same, in the kernel: a process of the program as linked gets "
+             "the frames of a copy mapped a page off (issue 30 #1)"),
     dict(name="shared-across-users", kind="guest",
          test="./discover -t shared_per_user",
          file="kernel/unwind/shared.c",
@@ -122,6 +137,14 @@ MUTANTS = [
              "\t\tret = -ENOMEM;\n\t\tgoto out;\n\t}\n\tif (*ep) {",
          expect="Expected MAX_PROBES (8) >= probes1 - probes0",
          why="a hole in the text leaves no marker: every sample probes (issue 30 #7)"),
+    dict(name="io-error-marked", kind="guest",
+         test="./fuse_stall -t read_error_retried",
+         file="kernel/unwind/discover.c",
+         old="\t\t\tif (ret == -EFAULT && !hdr_data)",
+         new="\t\t\tif (0 && ret == -EFAULT && !hdr_data)",
+         expect="read_error_retried: Test failed",
+         why="an I/O error reading a table's header marks the object for good "
+             "(issue 30 #7)"),
     dict(name="cpu-share-unbounded", kind="guest",
          test="./cpu_bound",
          file="kernel/unwind/throttle.c",
@@ -161,7 +184,8 @@ def try_user(src, m, scratch):
     # The MSVC images of the PE oracle, as harness/user.sh passes them.
     msvc = run([os.path.join(HARNESS, "msvc-pe.sh")]).stdout.split()
     r = run(["make", "-s", "-C", os.path.join(src, "tools/testing/unwind_user"),
-             f"OUTPUT={scratch}", "PE_MSVC_IMAGES=" + " ".join(msvc), m["target"]])
+             f"OUTPUT={scratch}", "PE_MSVC_IMAGES=" + " ".join(msvc),
+             *m.get("vars", []), m["target"]])
     out = r.stdout + r.stderr
     return r.returncode != 0 and expected(m, out), out
 

@@ -31,7 +31,10 @@
  * ten of a 64-deep stack to collisions).  Readers take no lock: each set
  * has a sequence count, and a reader that races with a writer sees a miss.
  * Writers serialize on one spinlock and give up instead of waiting on it:
- * a row not stored costs a later lookup, nothing else.
+ * a row not stored costs a later lookup, nothing else.  The lock is raw: a
+ * writer holds it for the copy of a row, and on PREEMPT_RT a reader that
+ * meets a writer then spins a moment as elsewhere, rather than taking a
+ * sleeping lock to wait for one that was preempted.
  *
  * The size is fixed: UNWIND_USER_CACHE_ROWS rows of 56 bytes on 64-bit,
  * some 56 KiB, and two counters per CPU, allocated at the first lookup
@@ -66,7 +69,7 @@ struct unwind_user_cache_row {
 };
 
 struct unwind_user_cache_set {
-	seqcount_spinlock_t		seq;
+	seqcount_raw_spinlock_t		seq;
 	struct unwind_user_cache_row	rows[UNWIND_USER_CACHE_WAYS];
 };
 
@@ -90,7 +93,7 @@ struct unwind_user_cache {
 	 */
 	struct unwind_user_cache_counts __percpu *counts;
 	/* Writers; readers take none, on lines of their own. */
-	spinlock_t			lock ____cacheline_aligned_in_smp;
+	raw_spinlock_t			lock ____cacheline_aligned_in_smp;
 	struct unwind_user_cache_set	sets[];
 };
 
@@ -123,10 +126,11 @@ static struct unwind_user_cache *cache_alloc(unsigned int rows_bits,
 		return NULL;
 	}
 	cache->set_bits = set_bits;
-	spin_lock_init(&cache->lock);
+	raw_spin_lock_init(&cache->lock);
 	/* Generation 0 never matches: the registry's starts at 1. */
 	for (i = 0; i < BIT(set_bits); i++)
-		seqcount_spinlock_init(&cache->sets[i].seq, &cache->lock);
+		seqcount_raw_spinlock_init(&cache->sets[i].seq,
+					   &cache->lock);
 	return cache;
 }
 
@@ -170,11 +174,11 @@ void unwind_user_cache_clear(struct unwind_user_cache *cache)
 
 	for (i = 0; i < BIT(cache->set_bits); i++) {
 		set = &cache->sets[i];
-		spin_lock(&cache->lock);
+		raw_spin_lock(&cache->lock);
 		write_seqcount_begin(&set->seq);
 		memset(set->rows, 0, sizeof(set->rows));
 		write_seqcount_end(&set->seq);
-		spin_unlock(&cache->lock);
+		raw_spin_unlock(&cache->lock);
 		cond_resched();
 	}
 }
@@ -254,7 +258,7 @@ void unwind_user_cache_insert(struct unwind_user_cache *cache,
 	unsigned int i;
 
 	set = cache_set(cache, pc, gen);
-	if (!spin_trylock(&cache->lock))
+	if (!raw_spin_trylock(&cache->lock))
 		return;
 	/* @pc's row of an older generation goes, or else the oldest row. */
 	for (i = 0; i < UNWIND_USER_CACHE_WAYS - 1; i++) {
@@ -270,7 +274,7 @@ void unwind_user_cache_insert(struct unwind_user_cache *cache,
 	row->cost = min_t(unsigned int, cost, U16_MAX);
 	row->frame = *frame;
 	write_seqcount_end(&set->seq);
-	spin_unlock(&cache->lock);
+	raw_spin_unlock(&cache->lock);
 }
 
 void unwind_user_cache_get_stats(const struct unwind_user_cache *cache,

@@ -476,6 +476,41 @@ static bool discover_transient(int err)
 	return err == -ENOMEM || err == -EINTR || err == -EAGAIN;
 }
 
+/* Is @addr mapped from a file, at an offset inside it?  Under the mmap lock. */
+static bool discover_in_file(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, addr);
+	u64 off;
+
+	if (!vma || !vma->vm_file)
+		return false;
+	off = ((u64)vma->vm_pgoff << PAGE_SHIFT) + (addr - vma->vm_start);
+	return off < i_size_read(file_inode(vma->vm_file));
+}
+
+/*
+ * The entry's header was read through the mapping and the read faulted.
+ * On memory that is mapped readable from a file, inside the file, the
+ * file failed the read (an I/O error, a soft NFS mount that timed out),
+ * which says nothing lasting about the object: -EAGAIN, and a later probe
+ * reads it again.  A header not all mapped or not readable, past the end
+ * of its file, or in anonymous memory lasts as long as the mapping:
+ * -EFAULT, which gets a marker.
+ */
+static int discover_header_fault(struct mm_struct *mm,
+				 const struct unwind_user_eh_frame *desc)
+{
+	bool io;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	io = unwind_user_range_readable(mm, desc->hdr_start, desc->hdr_end) &&
+	     discover_in_file(mm, desc->hdr_start) &&
+	     discover_in_file(mm, desc->hdr_end - 1);
+	mmap_read_unlock(mm);
+	return io ? -EAGAIN : -EFAULT;
+}
+
 /*
  * Put what was found (*@ep, which the tree takes: then NULL) in, or a
  * marker, if @m still describes the mapping at @pc.  Under the mmap read
@@ -620,6 +655,8 @@ int unwind_user_discover(struct mm_struct *mm, unsigned long pc,
 				ret = PTR_ERR(e);
 				e = NULL;
 			}
+			if (ret == -EFAULT && !hdr_data)
+				ret = discover_header_fault(mm, &desc);
 		}
 	} else if (m.pe_base) {
 		ret = discover_format(&m, fmt, &e);
@@ -631,7 +668,10 @@ int unwind_user_discover(struct mm_struct *mm, unsigned long pc,
 		/* Anonymous code with no header (a JIT's), or no object known. */
 		ret = -ENOEXEC;
 	}
-	/* A malformed table, or a fault reading it, is the object's: mark it. */
+	/*
+	 * A malformed table, or a fault reading it where it is not mapped,
+	 * is the object's: mark it.
+	 */
 	if (!discover_transient(ret))
 		ret = discover_insert(mm, pc, &m, &e);
 	if (e)

@@ -592,6 +592,22 @@ int unwind_user_add_none_locked(struct mm_struct *mm, unsigned long pc,
 	return ret;
 }
 
+/**
+ * unwind_user_range_readable - is memory mapped readable, all of it
+ * @mm:		the mm, its mmap lock held
+ * @start:	start of the range
+ * @end:	its end (exclusive)
+ *
+ * For discover.c, to tell a read that faulted on memory that is there (an
+ * I/O error of the file behind it) from one that met a hole.
+ */
+bool unwind_user_range_readable(struct mm_struct *mm, unsigned long start,
+				unsigned long end)
+{
+	mmap_assert_locked(mm);
+	return !range_check(mm, start, end, VM_READ);
+}
+
 /* A header is optional: hdr_start 0 (and hdr_end 0) says there is none. */
 static int eh_frame_desc_valid(const struct unwind_user_eh_frame *desc)
 {

@@ -51,6 +51,8 @@ int unwind_user_add_entry_locked(struct mm_struct *mm,
 				 struct unwind_user_entry *e);
 int unwind_user_add_none_locked(struct mm_struct *mm, unsigned long pc,
 				unsigned long start, unsigned long end);
+bool unwind_user_range_readable(struct mm_struct *mm, unsigned long start,
+				unsigned long end);
 
 /*
  * Find the table of the object mapped at @pc, which nothing in @mm's

@@ -19,8 +19,10 @@
  * range mapped and executable, so executable segments with a whole page
  * between them are registered separately, each with the same table.
  *
- * The module binds no symbols (la_objopen() returns 0 and there is no
- * la_symbind*()), so symbol binding is neither slowed down nor changed.  It
+ * It also forwards the frames that JIT compilers hand libgcc's unwinder
+ * (__register_frame() and its family) to the kernel, as format
+ * PR_EH_FRAME_FORMAT_EH_FRAME registrations: see unwind_user_audit_jit.c,
+ * the only symbol bindings it audits, those to libgcc_s.so.1.  It
  * allocates no memory, and touches stdio only to format debugging output
  * (vsnprintf(), then write(2)).  Errors are silent: EEXIST means
  * something registered the text already, a kernel without the prctl
@@ -57,34 +59,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-/*
- * The registration interface, for headers from before it (<sys/prctl.h>
- * includes <linux/prctl.h>).
- */
-#ifdef PR_REGISTER_EH_FRAME
-#define uu_table prctl_eh_frame
-#else
-struct uu_table {
-	__u32	format;			/* PR_EH_FRAME_FORMAT_* */
-	__u32	flags;			/* none defined yet: must be 0 */
-	__u64	text_start;		/* the text the table describes */
-	__u64	text_size;
-	__u64	eh_frame_start;		/* the PT_LOAD that holds .eh_frame */
-	__u64	eh_frame_size;
-	__u64	eh_frame_hdr_start;	/* PT_GNU_EH_FRAME */
-	__u64	eh_frame_hdr_size;
-};
+#include "unwind_user_audit.h"
 
-#define PR_REGISTER_EH_FRAME		82
-#define PR_UNREGISTER_EH_FRAME		83
-#define PR_EH_FRAME_FORMAT_EH_FRAME_HDR	1
-#define PRCTL_EH_FRAME_SIZE_VER0	56
-#endif
-
-_Static_assert(sizeof(struct uu_table) == PRCTL_EH_FRAME_SIZE_VER0,
-	       "struct prctl_eh_frame changed size");
-
-#define PREFIX		"unwind_user_audit: "
 #define MAX_PHDRS	64	/* ordinary objects have about ten */
 #define MAX_TEXT	8	/* executable segments per object */
 #define MAX_PHOFF	0x10000	/* in-memory program headers must start below this */
@@ -105,8 +81,8 @@ _Static_assert(sizeof(struct uu_table) == PRCTL_EH_FRAME_SIZE_VER0,
 #define NATIVE_DATA	ELFDATA2MSB
 #endif
 
-static bool debug;		/* UNWIND_USER_AUDIT_DEBUG=1 */
-static bool supported;		/* the kernel knows PR_REGISTER_EH_FRAME */
+bool debug;		/* UNWIND_USER_AUDIT_DEBUG=1 */
+bool supported;		/* the kernel knows PR_REGISTER_EH_FRAME */
 static bool seen_first;		/* la_objopen() saw the main program */
 static uintptr_t main_cookie;	/* its link map */
 static bool exiting;		/* _dl_fini() closes objects */
@@ -139,14 +115,7 @@ struct range {
 	uintptr_t start, end;
 };
 
-/* One line of debugging output, written with a single write(2). */
-struct line {
-	char buf[1024];
-	size_t len;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void line_add(struct line *l, const char *fmt, ...)
+void line_add(struct line *l, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -161,7 +130,7 @@ static void line_add(struct line *l, const char *fmt, ...)
 			  (size_t)n : sizeof(l->buf) - 2 - l->len;
 }
 
-static void line_add_result(struct line *l, int err)
+void line_add_result(struct line *l, int err)
 {
 	switch (err) {
 	case 0:
@@ -198,7 +167,7 @@ static void line_add_result(struct line *l, int err)
 	line_add(l, "errno %d", err);
 }
 
-static void line_write(struct line *l)
+void line_write(struct line *l)
 {
 	ssize_t ret;
 
@@ -591,7 +560,7 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 		main_cookie = *cookie;
 	if (supported || debug)
 		register_object(map, first);
-	return 0;	/* no LA_FLG_BINDTO/BINDFROM: no symbol binding audit */
+	return jit_objopen(map, map->l_name);
 }
 
 unsigned int la_objclose(uintptr_t *cookie)

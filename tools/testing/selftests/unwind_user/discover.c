@@ -32,6 +32,13 @@
  *   - dead_in_child: a fork child that makes its copy of the program's
  *     table corrupt drops the table in its own registry only: the
  *     parent's chains stay whole;
+ *   - shared_not_absolute: a process that maps a program one page off its
+ *     link address decodes, through an FDE with absolute addresses, frames
+ *     that hold there only: a process of the program as linked does not get
+ *     them (x86-64);
+ *   - jit_register_frame: a JIT that gives its tables to libgcc only
+ *     (__register_frame()) is unwound through with the LD_AUDIT helper,
+ *     which forwards them to the kernel, and not without it (x86-64);
  *   - shared_not_from_written_copy: a process that wrote its own copy of its
  *     .eh_frame (its chains are wrong) shares none of what it decoded: the
  *     next process of the same file gets whole chains;
@@ -73,6 +80,7 @@
 #define SHARE_SYSCTL	"/proc/sys/kernel/unwind_tables_share"
 #define PROG		"discover_workload"
 #define PROG_CXX	"discover_cxx"
+#define PROG_ABS	"discover_workload-abs"
 #define OBJ		"libdiscover_obj.so"
 #define LIB1		"libunwind_cb.so"
 #define LIB2		"libunwind_cb2.so"
@@ -706,10 +714,13 @@ FIXTURE_TEARDOWN_PARENT(disc)
 	if (self->share >= 0 && write_sysctl(SHARE_SYSCTL, self->share))
 		TH_LOG("cannot restore %s to %d", SHARE_SYSCTL, self->share);
 	if (self->dir[0]) {
+		static const char *const progs[] = { PROG, PROG_ABS };
 		char path[PATH_MAX + 32];
 
-		snprintf(path, sizeof(path), "%s/%s", self->dir, PROG);
-		unlink(path);
+		for (unsigned int i = 0; i < NR(progs); i++) {
+			snprintf(path, sizeof(path), "%s/%s", self->dir, progs[i]);
+			unlink(path);
+		}
 		rmdir(self->dir);
 	}
 }
@@ -819,8 +830,9 @@ static int read_shared(struct shared_stats *st)
 }
 
 /*
- * A copy of the program in a directory of its own: a file no process has
- * run yet, whose frames nobody has decoded.  Its path goes to @path.
+ * A copy of the program @prog, under its name, in a directory of its own:
+ * a file no process has run yet, whose frames nobody has decoded.  Its path
+ * goes to @path.
  */
 static int copy_prog(struct __test_metadata *_metadata, const char *prog, char *dir,
 		     size_t dir_size, char *path, size_t size)
@@ -834,7 +846,7 @@ static int copy_prog(struct __test_metadata *_metadata, const char *prog, char *
 		dir[0] = '\0';
 		return -1;
 	}
-	snprintf(path, size, "%s/%s", dir, PROG);
+	snprintf(path, size, "%s/%s", dir, base_name(prog));
 	in = open(prog, O_RDONLY | O_CLOEXEC);
 	if (in >= 0)
 		out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
@@ -874,12 +886,13 @@ static int shared_setup(struct __test_metadata *_metadata, const char *prog, int
 }
 
 /*
- * Run @argv until MIN_LEAF samples in cmp: their tally, and the shared
- * counters' change.  @shared (16 bytes): the origin of the program's entry
- * if it shares its frames, else "".
+ * Run @argv until MIN_LEAF samples in @pat's leaf: their tally, and the
+ * shared counters' change.  @shared (16 bytes): the origin of the entry of
+ * the leaf's file if it shares its frames, else "".
  */
-static struct tally run_qsort(struct __test_metadata *_metadata, char *argv[],
-			      bool expect_good, struct shared_stats *delta, char *shared)
+static struct tally run_path(struct __test_metadata *_metadata, char *argv[],
+			     const struct step *pat, unsigned int nr_pat, bool expect_good,
+			     struct shared_stats *delta, char *shared)
 {
 	char **argvs[] = { argv };
 	struct shared_stats before, after;
@@ -902,10 +915,9 @@ static struct tally run_qsort(struct __test_metadata *_metadata, char *argv[],
 		if (!r)
 			return t;
 		runs++;
-		add(&t, check_chains(_metadata, r, r->wl[0].pid, qsort_path, NR(qsort_path),
-				     expect_good));
-		/* Does the program's entry say it shares its frames? */
-		m = map_of(r, r->wl[0].pid, PROG);
+		add(&t, check_chains(_metadata, r, r->wl[0].pid, pat, nr_pat, expect_good));
+		/* Does the entry of the leaf's file say it shares its frames? */
+		m = map_of(r, r->wl[0].pid, pat[0].file);
 		if (m && tables_of(&r->wl[0])) {
 			for (const char *p = tables_of(&r->wl[0]); p && *p;
 			     p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
@@ -930,6 +942,13 @@ static struct tally run_qsort(struct __test_metadata *_metadata, char *argv[],
 	delta->inserted = after.inserted - before.inserted;
 	delta->refused = after.refused - before.refused;
 	return t;
+}
+
+static struct tally run_qsort(struct __test_metadata *_metadata, char *argv[],
+			      bool expect_good, struct shared_stats *delta, char *shared)
+{
+	return run_path(_metadata, argv, qsort_path, NR(qsort_path), expect_good, delta,
+			shared);
 }
 
 /*
@@ -1107,6 +1126,95 @@ TEST_F(disc, shared_not_from_written_copy)
 	EXPECT_LE(MIN_LEAF, t2.leaf);
 	EXPECT_EQ(t2.leaf, t2.good);
 }
+
+#ifdef __x86_64__
+/* discover_abs.S's leaf, called from discover_workload-abs's run_spin. */
+static const struct step abs_path[] = {
+	ONE(PROG_ABS, "abs_spin"), ONE(PROG_ABS, "run_spin"), ONE(PROG_ABS, "main"),
+};
+
+/*
+ * A frame found through an FDE whose addresses are absolute holds where the
+ * table was linked to be mapped only.  A process (discover_workload) maps
+ * discover_workload-abs one page above its link address and runs its
+ * abs_spin there: the FDE its lookups find covers the next page
+ * (discover_abs.S).  Then a process of the program as linked: its chains
+ * must be whole, as with kernel.unwind_tables_share=0, which follows.
+ * (Frames of absolute FDEs are never shared; the hand-written table is
+ * x86-64's, the reader that decides is not.)
+ */
+TEST_F(disc, shared_not_absolute)
+{
+	char abs[PATH_MAX], path[PATH_MAX], *victim[] = { path, "abs", SPIN_MS, NULL },
+	     *moved[] = { self->prog, "shifted", path, SPIN_MS, NULL };
+	struct shared_stats d1, d2, d3;
+	struct tally t1, t2, t3;
+	char s1[16], s2[16], s3[16];
+
+	prog_path(abs, sizeof(abs), PROG_ABS);
+	ASSERT_EQ(0, shared_setup(_metadata, abs, &self->share, self->dir, sizeof(self->dir),
+				  path, sizeof(path)));
+
+	t1 = run_path(_metadata, moved, abs_path, 1, false, &d1, s1);
+	t2 = run_path(_metadata, victim, abs_path, NR(abs_path), true, &d2, s2);
+	ASSERT_EQ(0, write_sysctl(SHARE_SYSCTL, 0));
+	t3 = run_path(_metadata, victim, abs_path, NR(abs_path), true, &d3, s3);
+	ksft_print_msg("moved a page: %u samples in abs_spin; %s %lld inserted\n", t1.leaf,
+		       "shared:", d1.inserted);
+	ksft_print_msg("as linked: %u samples in abs_spin, %u whole; %s %lld hits\n", t2.leaf,
+		       t2.good, "shared:", d2.hits);
+	ksft_print_msg("sharing off: %u samples in abs_spin, %u whole\n", t3.leaf, t3.good);
+	/* The moved copy was sampled: its lookups were made. */
+	EXPECT_LE(MIN_LEAF, t1.leaf);
+	EXPECT_LE(MIN_LEAF, t2.leaf);
+	EXPECT_EQ(t2.leaf, t2.good);
+	EXPECT_LE(MIN_LEAF, t3.leaf);
+	EXPECT_EQ(t3.leaf, t3.good);
+}
+#endif
+
+#ifdef __x86_64__
+/* Two frames of anonymous memory: no file is mapped there. */
+#define ANON	""
+#define AUDIT	"unwind_user_audit.so"
+
+static const struct step jit_path[] = {
+	ONE(PROG, "jit_leaf"), ONE(ANON, NULL), ONE(ANON, NULL), ONE(PROG, "run_jit"),
+	ONE(PROG, "main"),
+};
+
+/*
+ * A JIT that gives the .eh_frame of its code to libgcc with
+ * __register_frame(), as JIT compilers do for C++ exceptions, and
+ * registers nothing with the kernel (discover_workload jit; libgcc's own
+ * unwinder gets through the JIT's frames, checked first): with the LD_AUDIT
+ * helper, which forwards the table, every chain from the leaf crosses the
+ * two JIT frames, which have no frame pointer, to main; without it (the
+ * control), the chains break there.
+ */
+TEST_F(disc, jit_register_frame)
+{
+	char audit[PATH_MAX], *with[] = { self->prog, "jit-audit", audit, SPIN_MS, NULL },
+	     *without[] = { self->prog, "jit", SPIN_MS, NULL };
+	struct shared_stats d1, d2;
+	struct tally t1, t2;
+	char s1[16], s2[16];
+
+	prog_path(audit, sizeof(audit), AUDIT);
+	ASSERT_EQ(0, access(audit, R_OK)) TH_LOG("no %s", audit);
+	ASSERT_EQ(0, debugfs_ready()) TH_LOG("no %s", DEBUGFS_DIR);
+	t1 = run_path(_metadata, with, jit_path, NR(jit_path), true, &d1, s1);
+	t2 = run_path(_metadata, without, jit_path, NR(jit_path), false, &d2, s2);
+	ksft_print_msg("with the helper: %u samples in jit_leaf, %u whole\n", t1.leaf, t1.good);
+	ksft_print_msg("without: %u samples in jit_leaf, %u whole (%u delivered)\n", t2.leaf,
+		       t2.good, t2.resolved);
+	EXPECT_LE(MIN_LEAF, t1.leaf);
+	EXPECT_EQ(t1.leaf, t1.good);
+	EXPECT_LE(MIN_LEAF, t2.leaf);
+	EXPECT_EQ(t2.leaf, t2.resolved);
+	EXPECT_EQ(0U, t2.good);
+}
+#endif
 
 /*
  * A fork child makes its own copy of the program's .eh_frame corrupt, after

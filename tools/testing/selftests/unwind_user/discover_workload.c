@@ -36,6 +36,19 @@
  *	main -> run_obj -> obj_loop (in OBJ, libdiscover_obj.so, or a copy of
  *	it) -> obj_cb, which spins; first "obj ADDR" names obj_loop's address.
  *	CASE says how OBJ gets there (see map_case()).
+ *   discover_workload shifted PROG MS
+ *	PROG (discover_workload-abs) mapped one page above its link address,
+ *	then main -> run_spin -> PROG's abs_spin there, MS ms.
+ *   discover_workload-abs abs MS
+ *	(that program: this one linked as an ET_EXEC with discover_abs.S)
+ *	main -> run_spin -> abs_spin, whose FDE gives absolute addresses.
+ *   discover_workload jit MS
+ *	(x86-64) main -> run_jit -> two functions of a JIT in anonymous
+ *	memory, without frame pointers -> jit_leaf, which spins; their
+ *	.eh_frame given to libgcc with __register_frame() only (and checked:
+ *	libgcc's unwinder gets through them to main first).
+ *   discover_workload jit-audit AUDIT MS
+ *	the same, run with LD_AUDIT=AUDIT (unwind_user_audit.so).
  *   discover_workload quiet LIB DUMP MS
  *	exec itself; the new program dlopen()s and dlclose()s LIB, maps and
  *	unmaps LIB's first page executable, forks a child that exits, spins
@@ -60,7 +73,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <unwind.h>
 
+#include "discover_workload.h"
 #include "lib_cb.h"
 #include "unwind_table.h"
 
@@ -237,21 +252,29 @@ static unsigned int read_phdrs(int fd, Elf64_Phdr *ph, unsigned int max)
 
 /*
  * Map @fd's PT_LOADs, which @ph (the intact object's) describes, as the
- * loader would, without bss (the object has none): the load bias.
+ * loader would, without bss (the object has none): the load bias.  With
+ * @bias, that one exactly (an ET_EXEC moved off its link address), else
+ * wherever there is room.
  */
-static uintptr_t map_object(int fd, const Elf64_Phdr *ph, unsigned int phnum)
+static uintptr_t map_object(int fd, const Elf64_Phdr *ph, unsigned int phnum, uintptr_t bias)
 {
-	uintptr_t page = sysconf(_SC_PAGESIZE), span = 0, base;
+	uintptr_t page = sysconf(_SC_PAGESIZE), lo = UINTPTR_MAX, hi = 0, base;
 	void *p;
 
-	for (unsigned int i = 0; i < phnum; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr + ph[i].p_memsz > span)
-			span = ph[i].p_vaddr + ph[i].p_memsz;
-	span = (span + page - 1) & ~(page - 1);
-	p = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (unsigned int i = 0; i < phnum; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		if (ph[i].p_vaddr < lo)
+			lo = ph[i].p_vaddr & ~(page - 1);
+		if (ph[i].p_vaddr + ph[i].p_memsz > hi)
+			hi = ph[i].p_vaddr + ph[i].p_memsz;
+	}
+	hi = (hi + page - 1) & ~(page - 1);
+	p = mmap(bias ? (void *)(lo + bias) : NULL, hi - lo, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | (bias ? MAP_FIXED_NOREPLACE : 0), -1, 0);
 	if (p == MAP_FAILED)
 		die("mmap");
-	base = (uintptr_t)p;
+	base = (uintptr_t)p - lo;
 	for (unsigned int i = 0; i < phnum; i++) {
 		uintptr_t start = ph[i].p_vaddr & ~(page - 1);
 		uintptr_t len = ph[i].p_vaddr + ph[i].p_filesz - start;
@@ -419,7 +442,7 @@ static void (*map_case(const char *c, const char *path))(int (*cb)(void))
 	if (pwrite(fd, &eh, sizeof(eh), 0) != sizeof(eh))
 		die("pwrite");
 
-	base = map_object(fd, ph, phnum);
+	base = map_object(fd, ph, phnum, 0);
 	if (!strcmp(c, "truncated")) {
 		/* Keep the headers and the text; what follows is past EOF. */
 		unsigned long text_end = 0;
@@ -448,6 +471,178 @@ static void (*map_case(const char *c, const char *path))(int (*cb)(void))
 	close(fd);
 	return (void (*)(int (*)(void)))(base + loop);
 }
+
+/*
+ * The program at @path (discover_workload-abs, an ET_EXEC) mapped one page
+ * above its link address: its abs_spin there.
+ */
+static void (*map_shifted(const char *path))(unsigned long n)
+{
+	uintptr_t page = sysconf(_SC_PAGESIZE), base;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf64_Phdr ph[16];
+	unsigned int phnum;
+	unsigned long spin;
+
+	if (fd < 0)
+		die(path);
+	phnum = read_phdrs(fd, ph, 16);
+	base = map_object(fd, ph, phnum, page);
+	spin = sym_vaddr(fd, "abs_spin");
+	close(fd);
+	return (void (*)(unsigned long n))(base + spin);
+}
+
+/* main -> run_spin -> @spin (abs_spin, here or moved), for @ms ms. */
+WORKLOAD_FN void run_spin(void (*spin)(unsigned long n), unsigned long ms)
+{
+	double end = cpu_ms() + ms;
+
+	do
+		spin(100000);
+	while (cpu_ms() < end);
+	after_call();
+}
+
+#ifdef __x86_64__
+/*
+ * A JIT compiler's output: two functions without frame pointers, copied
+ * into anonymous memory, and the .eh_frame that describes them, handed to
+ * libgcc_s (bound through the dynamic linker) as such a compiler does.
+ * jit_a(fn, arg) calls fn(arg) from a frame of 24 bytes, jit_b(fn) calls
+ * fn() from one of 40.
+ */
+static const uint8_t jit_a_code[] = {
+	0x48, 0x83, 0xec, 0x18,		/* sub $24, %rsp */
+	0x48, 0x89, 0xf8,		/* mov %rdi, %rax */
+	0x48, 0x89, 0xf7,		/* mov %rsi, %rdi */
+	0xff, 0xd0,			/* call *%rax */
+	0x48, 0x83, 0xc4, 0x18,		/* add $24, %rsp */
+	0xc3,				/* ret */
+};
+
+static const uint8_t jit_b_code[] = {
+	0x48, 0x83, 0xec, 0x28,		/* sub $40, %rsp */
+	0xff, 0xd7,			/* call *%rdi */
+	0x48, 0x83, 0xc4, 0x28,		/* add $40, %rsp */
+	0xc3,				/* ret */
+};
+
+/* Their CFI: the CFA is %rsp + 8, then + 32 (+ 48) after the sub, + 8 after the add. */
+static const uint8_t jit_a_cfi[] = { 0x44, 0x0e, 32, 0x4c, 0x0e, 8 };
+static const uint8_t jit_b_cfi[] = { 0x44, 0x0e, 48, 0x46, 0x0e, 8 };
+
+struct jit {
+	uint8_t *mem;		/* code page, then the .eh_frame page */
+	void (*a)(void (*fn)(void (*)(void)), void (*arg)(void));
+	void (*b)(void (*fn)(void));
+};
+
+/* An FDE for @len bytes at @code, with @cfi, at @p; the CIE at @cie. */
+static uint8_t *jit_fde(uint8_t *p, const uint8_t *cie, const uint8_t *code, int32_t len,
+			const uint8_t *cfi, size_t cfi_len)
+{
+	uint8_t *start = p;
+	int32_t v;
+	uint32_t u;
+
+	p += 4;
+	u = p - cie;
+	memcpy(p, &u, 4);		/* the CIE pointer: back to the CIE */
+	p += 4;
+	v = code - p;
+	memcpy(p, &v, 4);		/* pc_begin, pc-relative */
+	p += 4;
+	memcpy(p, &len, 4);
+	p += 4;
+	*p++ = 0;			/* no augmentation data */
+	memcpy(p, cfi, cfi_len);
+	p += cfi_len;
+	while ((p - start) % 8)
+		*p++ = 0;		/* DW_CFA_nop */
+	u = p - start - 4;
+	memcpy(start, &u, 4);
+	return p;
+}
+
+static void jit_build(struct jit *j)
+{
+	static const uint8_t cie[] = {
+		0, 0, 0, 0,		/* the length, below */
+		0, 0, 0, 0,		/* a CIE */
+		1, 'z', 'R', 0,		/* version, augmentation */
+		1, 0x78, 16,		/* code and data alignment, RA column */
+		1, 0x1b,		/* FDE addresses: pc-relative, 4 bytes */
+		0x0c, 7, 8,		/* DW_CFA_def_cfa: %rsp + 8 */
+		0x90, 1,		/* DW_CFA_offset: the RA at CFA - 8 */
+		0, 0,			/* DW_CFA_nop */
+	};
+	size_t page = sysconf(_SC_PAGESIZE);
+	uint8_t *eh, *p;
+	uint32_t len;
+
+	j->mem = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		      0);
+	if (j->mem == MAP_FAILED)
+		die("mmap");
+	memcpy(j->mem, jit_a_code, sizeof(jit_a_code));
+	memcpy(j->mem + 64, jit_b_code, sizeof(jit_b_code));
+	eh = j->mem + page;
+	memcpy(eh, cie, sizeof(cie));
+	len = sizeof(cie) - 4;
+	memcpy(eh, &len, 4);
+	p = jit_fde(eh + sizeof(cie), eh, j->mem, sizeof(jit_a_code), jit_a_cfi,
+		    sizeof(jit_a_cfi));
+	p = jit_fde(p, eh, j->mem + 64, sizeof(jit_b_code), jit_b_cfi, sizeof(jit_b_cfi));
+	memset(p, 0, 4);		/* the terminator */
+	if (mprotect(j->mem, page, PROT_READ | PROT_EXEC) ||
+	    mprotect(eh, page, PROT_READ))
+		die("mprotect");
+	j->a = (void *)j->mem;
+	j->b = (void *)(j->mem + 64);
+	__register_frame(eh);
+}
+
+static double jit_end;
+static bool jit_main_seen;
+
+static _Unwind_Reason_Code jit_frame(struct _Unwind_Context *ctx, void *arg)
+{
+	Dl_info info;
+
+	(void)arg;
+	if (dladdr((void *)(_Unwind_GetIP(ctx) - 1), &info) && info.dli_sname &&
+	    !strcmp(info.dli_sname, "main"))
+		jit_main_seen = true;
+	return _URC_NO_REASON;
+}
+
+/* libgcc's unwinder must get from here through the JIT's frames to main. */
+WORKLOAD_FN void jit_check(void)
+{
+	_Unwind_Backtrace(jit_frame, NULL);
+	if (!jit_main_seen) {
+		fprintf(stderr, "libgcc does not unwind the JIT's frames\n");
+		exit(1);
+	}
+}
+
+WORKLOAD_FN void jit_leaf(void)
+{
+	for (unsigned long i = 0; i < 20000; i++)
+		sink += i;
+}
+
+/* main -> run_jit -> jit_a -> jit_b -> jit_leaf, for @ms ms. */
+WORKLOAD_FN void run_jit(const struct jit *j, unsigned long ms)
+{
+	jit_end = cpu_ms() + ms;
+	do
+		j->a(j->b, jit_leaf);
+	while (cpu_ms() < jit_end);
+	after_call();
+}
+#endif
 
 /* Spins @ms ms of CPU time: the quiet program's sampled code, if sampled. */
 WORKLOAD_FN void spin(unsigned long ms)
@@ -716,6 +911,47 @@ int main(int argc, char **argv)
 		dump_tables(STDOUT_FILENO);
 		return 0;
 	}
+	if (argc == 4 && !strcmp(argv[1], "shifted")) {
+		void (*fn)(unsigned long n) = map_shifted(argv[2]);
+
+		wait_go();
+		run_spin(fn, strtoul(argv[3], NULL, 0));
+		after_call();
+		dump_tables(STDOUT_FILENO);
+		return 0;
+	}
+#ifdef __x86_64__
+	/* The same, with LD_AUDIT=AUDIT in the environment. */
+	if (argc == 4 && !strcmp(argv[1], "jit-audit")) {
+		char *args[] = { argv[0], "jit", argv[3], NULL };
+
+		if (setenv("LD_AUDIT", argv[2], 1))
+			die("setenv");
+		execv("/proc/self/exe", args);
+		die("execv");
+	}
+	if (argc == 3 && !strcmp(argv[1], "jit")) {
+		struct jit j;
+
+		jit_build(&j);
+		j.a(j.b, jit_check);
+		wait_go();
+		run_jit(&j, strtoul(argv[2], NULL, 0));
+		after_call();
+		dump_tables(STDOUT_FILENO);
+		__deregister_frame(j.mem + sysconf(_SC_PAGESIZE));
+		return 0;
+	}
+#endif
+#ifdef DISCOVER_ABS
+	if (argc == 3 && !strcmp(argv[1], "abs")) {
+		wait_go();
+		run_spin(abs_spin, strtoul(argv[2], NULL, 0));
+		after_call();
+		dump_tables(STDOUT_FILENO);
+		return 0;
+	}
+#endif
 	if (argc == 5 && !strcmp(argv[1], "quiet")) {
 		execl("/proc/self/exe", argv[0], "quiet-exec", argv[2], argv[3], argv[4],
 		      (char *)NULL);
@@ -723,7 +959,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 5 && !strcmp(argv[1], "quiet-exec"))
 		return quiet(argv[2], argv[3], strtoul(argv[4], NULL, 0));
-	fprintf(stderr, "usage: %s %s MS | dlopen MS LIB1 LIB2 | %s\n", argv[0],
-		"qsort|qsort-scribble|fork-corrupt", "obj CASE OBJ MS | quiet LIB DUMP MS");
+	fprintf(stderr, "usage: %s %s MS | dlopen MS LIB1 LIB2 | %s | %s\n", argv[0],
+		"qsort|qsort-scribble|fork-corrupt", "obj CASE OBJ MS | quiet LIB DUMP MS",
+		"shifted PROG MS");
 	return 2;
 }

@@ -158,6 +158,12 @@ static int do_read(int fd, const struct fuse_in_header *in, const void *arg,
 	slot = stats->reads++ % FUSE_SRV_LOG;
 	stats->read_off[slot] = off;
 	stats->read_size[slot] = len;
+	if (__atomic_load_n(&stats->fail_left, __ATOMIC_ACQUIRE) &&
+	    off <= stats->fail_off && stats->fail_off - off < len) {
+		stats->fail_left--;
+		stats->failed++;
+		return reply(fd, in->unique, -EIO, NULL, 0);
+	}
 	if (off >= f->size)
 		return reply(fd, in->unique, 0, NULL, 0);
 	if (len > f->size - off)

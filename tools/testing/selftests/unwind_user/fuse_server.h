@@ -16,12 +16,20 @@
 
 #define FUSE_SRV_LOG	16	/* the file offsets of the last READs */
 
-/* What the server did, in memory it shares with the caller. */
+/*
+ * What the server did, in memory it shares with the caller; and the READs
+ * it is to fail, which the caller sets: the next @fail_left that cover the
+ * file offset @fail_off get EIO, as from a disk or a soft NFS mount that
+ * timed out.
+ */
 struct fuse_srv_stats {
 	unsigned long requests;			/* all it answered */
 	unsigned long reads;			/* READs of the file */
 	uint64_t read_off[FUSE_SRV_LOG];	/* read number n at [n % FUSE_SRV_LOG] */
 	uint32_t read_size[FUSE_SRV_LOG];
+	uint64_t fail_off;
+	unsigned long fail_left;
+	unsigned long failed;			/* READs answered with EIO */
 };
 
 struct fuse_srv {

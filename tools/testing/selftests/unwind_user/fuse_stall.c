@@ -28,6 +28,8 @@
  *     for before it takes SIGKILL, and a sample in the kernel between the
  *     two is a matter of luck.
  *
+ * read_error_retried has the server fail the reads of the library's
+ * .eh_frame_hdr a few times, then answer: the table must be found.
  * remount_same_dev (below) serves other bytes under the identity an
  * earlier mount's file showed: their frames must be their own.
  *
@@ -632,6 +634,92 @@ TEST_F_TIMEOUT(fuse_stall, cpu_clock, 120)
 		TH_LOG("no walk was seen while the server was stopped");
 	ms = kill_workload(st);
 	ASSERT_LE(0, ms) TH_LOG("SIGKILL did not end the workload within %d ms", KILL_MS);
+}
+
+/*
+ * The origin and format of the line of the workload's unwind_tables over
+ * its executable mapping of the library (both "" if there is none).
+ */
+static void lib_table(struct stall *st, char *origin, char *format)
+{
+	char path[64], *maps, *tables, *p;
+	unsigned long long start = 0, end = 0;
+
+	origin[0] = '\0';
+	format[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)st->wl);
+	maps = read_file(path, NULL);
+	for (p = maps; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		char perms[8];
+
+		if (sscanf(p, "%llx-%llx %7s", &start, &end, perms) == 3 && perms[2] == 'x' &&
+		    strstr(p, st->srv.path) && strstr(p, st->srv.path) < strchr(p, '\n'))
+			break;
+		start = 0;
+		end = 0;
+	}
+	free(maps);
+	snprintf(path, sizeof(path), "/proc/%d/unwind_tables", (int)st->wl);
+	tables = read_file(path, NULL);
+	for (p = tables; end && p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		unsigned long long s, e;
+
+		if (sscanf(p, "%llx-%llx %15s %15s", &s, &e, origin, format) == 4 &&
+		    s < end && start < e)
+			break;
+		origin[0] = '\0';
+		format[0] = '\0';
+	}
+	free(tables);
+}
+
+/*
+ * READs of the header the server fails, one after the other: more than a
+ * page fault retries (a fault on the header through the workload's
+ * mapping gave up after 5).
+ */
+#define EIO_READS	20
+
+/*
+ * A read of the library's .eh_frame_hdr that fails (the server answers
+ * EIO, as a disk with a bad sector or a soft NFS mount that timed out
+ * would) says nothing lasting about the library: once the file answers
+ * again, discovery finds its table.  The workload spins in the library,
+ * never sampled before; the page cache holds no page of the header.
+ * (Read through the workload's mapping, the header's page fault gave up
+ * and the library got a marker for good: "discovered none".)
+ */
+TEST_F_TIMEOUT(fuse_stall, read_error_retried, 120)
+{
+	struct stall *st = &self->st;
+	char origin[16], format[16];
+	struct perf_event_attr attr;
+	unsigned int pages;
+	double start;
+	bool page0;
+	int ret;
+
+	ASSERT_EQ(0, write_file("/proc/sys/vm/drop_caches", "1"));
+	ASSERT_EQ(0, hdr_cached(st, &pages, &page0)) TH_LOG("the header is cached");
+	st->srv.stats->fail_off = st->lib.hdr_off;
+	__atomic_store_n(&st->srv.stats->fail_left, EIO_READS, __ATOMIC_RELEASE);
+	chain_attr_cpu_clock(&attr, PERIOD_NS);
+	ret = ring_open(&st->ring, &attr, st->wl);
+	ASSERT_EQ(0, ret) TH_LOG("perf_event_open: %s", strerror(-ret));
+	start = now_ms();
+	do {
+		usleep(50000);
+		ring_poll(&st->ring);
+		lib_table(st, origin, format);
+	} while (strcmp(format, "eh_frame_hdr") && now_ms() - start < WALK_MS);
+	ksft_print_msg("%lu READs of the header failed; %u samples, %u chains\n",
+		       st->srv.stats->failed, st->ring.samples, st->ring.deferred);
+	ksft_print_msg("the library's table: %s %s\n", origin[0] ? origin : "(none listed)",
+		       format);
+	/* Else nothing was tested. */
+	EXPECT_LT(0UL, st->srv.stats->failed) TH_LOG("no read of the header failed");
+	EXPECT_STREQ("discovered", origin);
+	EXPECT_STREQ("eh_frame_hdr", format);
 }
 
 /*

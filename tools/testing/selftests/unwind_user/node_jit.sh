@@ -86,21 +86,11 @@ $(counter discover probes) $(counter registry none_cached marker) \
 $(counter shared hits) $(counter walks known ip)" > "$tmp/$1.snap"
 }
 
+. "$(dirname "$0")/jit_lib.sh"
+
 # perf script: the share of JIT-leaf samples whose chain reaches the start.
 chains() {	# DATA
-	"$perf" script --no-demangle --no-inline -i "$1" -F ip,sym,dso 2>/dev/null |
-	awk '
-		function done_sample() {
-			if (n && d[1] ~ /anon|perf-[0-9]+\.map|unknown/) {
-				jit++
-				if (s[n] == "_start" || s[n] == "__libc_start_call_main")
-					whole++
-			}
-			n = 0
-		}
-		NF == 0 { done_sample(); next }
-		{ n++; s[n] = $2; d[n] = $NF }
-		END { done_sample(); printf "%d %d\n", jit, whole }'
+	jit_chains "$perf" "$1" "_start|__libc_start_call_main"
 }
 
 # One profile of node: --call-graph fp, then fp,defer with the counters

@@ -16,6 +16,8 @@ typedef struct {
 } seqcount_spinlock_t;
 
 #define seqcount_spinlock_init(s, lock)	((void)(lock), atomic_init(&(s)->sequence, 0))
+typedef seqcount_spinlock_t seqcount_raw_spinlock_t;
+#define seqcount_raw_spinlock_init	seqcount_spinlock_init
 
 static inline unsigned int read_seqcount_begin(seqcount_spinlock_t *s)
 {

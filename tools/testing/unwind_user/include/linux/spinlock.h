@@ -32,4 +32,11 @@ static inline void spin_unlock(spinlock_t *lock)
 	atomic_store_explicit(&lock->locked, false, memory_order_release);
 }
 
+/* The cache's lock is raw in the kernel: the same here. */
+typedef spinlock_t raw_spinlock_t;
+#define raw_spin_lock_init	spin_lock_init
+#define raw_spin_trylock	spin_trylock
+#define raw_spin_lock		spin_lock
+#define raw_spin_unlock		spin_unlock
+
 #endif

@@ -12,6 +12,12 @@
 #ifndef spin_trylock
 #define spin_trylock(x)		(!pthread_mutex_trylock(x))
 #endif
+/* The cache's lock is raw in the kernel. */
+#define raw_spinlock_t		spinlock_t
+#define raw_spin_lock_init	spin_lock_init
+#define raw_spin_trylock	spin_trylock
+#define raw_spin_lock		spin_lock
+#define raw_spin_unlock		spin_unlock
 #ifndef data_race
 /* The tests read the statistics single-threaded. */
 #define data_race(expr)		(expr)
@@ -22,6 +28,8 @@ typedef struct {
 } seqcount_spinlock_t;
 
 #define seqcount_spinlock_init(s, lock)	((void)(lock), (s)->sequence = 0)
+typedef seqcount_spinlock_t seqcount_raw_spinlock_t;
+#define seqcount_raw_spinlock_init	seqcount_spinlock_init
 
 static inline unsigned int read_seqcount_begin(seqcount_spinlock_t *s)
 {
