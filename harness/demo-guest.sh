@@ -27,7 +27,7 @@ show() {	# TITLE PROGRAM ARGS...
 		--percent-limit 20 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 24
 	echo "\$ perf script -F ip,sym,dso --no-demangle   (one sample in ${LEAF:-d})"
 	perf script -i "$tmp/perf.data" -F ip,sym,dso --no-demangle 2>/dev/null |
-		awk -v leaf="${LEAF:-d}" 'BEGIN { RS = "" } $2 == leaf { print; exit }'
+		awk -v leaf="${LEAF:-d}" 'BEGIN { RS = "" } $2 == leaf { print; exit }' || true
 }
 
 echo "kernel: $(uname -r)"
@@ -40,17 +40,20 @@ echo "(its table was found by the kernel at the first sample: no help from the p
 # qsort() in libc -> cmp, all without frame pointers, libc found by itself.
 echo
 echo "=== attached to a running program: main -> run -> qsort() (libc) -> cmp, no frame pointers"
-coproc wl { "$bin/discover_workload" qsort 1500; }
-read -r _ <&"${wl[0]}"		# "ready"
-echo g >&"${wl[1]}"
+mkfifo "$tmp/go"
+"$bin/discover_workload" qsort 1500 < "$tmp/go" > "$tmp/wl.out" &
+pid=$!
+exec 9> "$tmp/go"
+until grep -q ready "$tmp/wl.out"; do sleep 0.1; done
+echo g >&9
 echo "\$ perf record -e cpu-clock --call-graph fp,defer -p PID -- sleep 1"
 perf record -q -e cpu-clock -c 1000000 --call-graph fp,defer -o "$tmp/perf.data" \
-	-p "$wl_PID" -- sleep 1 2>/dev/null
-cat <&"${wl[0]}" >/dev/null
-wait "$wl_PID" || true
+	-p "$pid" -- sleep 1 2>/dev/null || true
+exec 9>&-
+wait "$pid" || true
 echo "\$ perf script -F ip,sym,dso --no-demangle   (one sample in cmp)"
 perf script -i "$tmp/perf.data" -F ip,sym,dso --no-demangle 2>/dev/null |
-	awk 'BEGIN { RS = "" } $2 == "cmp" { print; exit }'
+	awk 'BEGIN { RS = "" } $2 == "cmp" { print; exit }' || true
 
 # A JIT runtime: node's V8 keeps frame pointers in its code, node itself
 # has none; --perf-basic-prof writes /tmp/perf-PID.map, which names the
@@ -74,7 +77,7 @@ JS
 		-- node --perf-basic-prof "$tmp/hot.js" >/dev/null 2>&1
 	echo "\$ perf script -F ip,sym,dso   (one sample in leaf)"
 	perf script -i "$tmp/perf.data" -F ip,sym,dso 2>/dev/null |
-		awk 'BEGIN { RS = "" } $2 ~ /leaf/ { print; exit }' | head -n 16
+		awk 'BEGIN { RS = "" } $2 ~ /leaf/ { print; exit }' | head -n 16 || true
 fi
 
 # What the kernel cannot find by itself: a JIT's tables that only libgcc
