@@ -11,7 +11,7 @@ H := harness
 	clean help \
 	unit fuzz fuzz-pe fuzz-perf-pe bench bench-register bench-kernel bench-mm bench-e2e bench-share audit realbin \
 	check-debug \
-	registry-old wine wine-stock wine-loader demo-wine glibc
+	registry-old wine wine-stock wine-loader demo-wine glibc cpython
 
 all: kernel perf selftests
 
@@ -74,6 +74,11 @@ realbin: kernel perf selftests
 # LD_AUDIT: the share of chains reaching main and _start (opt-in).
 glibc: kernel perf selftests
 	@$(H)/glibc.sh
+
+# Debian trixie's Python 3.13, no frame pointers, with and without
+# patches/cpython/ (cached), then -X perf and -X perf_jit in the guest
+cpython: kernel perf
+	@$(H)/cpython.sh
 
 check:
 	@$(H)/check.sh

@@ -68,6 +68,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "elf_syms.h"
@@ -1128,6 +1129,45 @@ TEST_F(disc, shared_not_from_written_copy)
 }
 
 #ifdef __x86_64__
+/*
+ * A process writes its copy of the program's header (the FDE count cut to
+ * 1), registers the program's table (the kernel reads the header), then
+ * maps the segment that holds the header and .eh_frame again from the
+ * file: its entry keeps the count it read, and finds no FDE for cmp, over
+ * pages that are the file's again.  That "none" must stay the process's own:
+ * the header, read again, is not the entry's.  The next process of the
+ * file, registering as a loader does, must find cmp's frames.  (The
+ * remapping is x86-64's: its linker puts the header and .eh_frame in a
+ * segment of their own, apart from the text.)
+ */
+TEST_F(disc, shared_not_from_written_header)
+{
+	char path[PATH_MAX], *bad[] = { path, "qsort-hdr-remap", SPIN_MS, NULL },
+	     *good[] = { path, "qsort-register", SPIN_MS, NULL };
+	struct shared_stats d1, d2;
+	struct tally t1, t2;
+	char s1[16], s2[16];
+
+	ASSERT_EQ(0, shared_setup(_metadata, self->prog, &self->share, self->dir,
+				  sizeof(self->dir), path, sizeof(path)));
+	/* Registrations alone: the kernel would find the table itself. */
+	self->discover = 1;
+	ASSERT_EQ(0, write_sysctl(DISCOVER_SYSCTL, 0));
+
+	t1 = run_qsort(_metadata, bad, false, &d1, s1);
+	t2 = run_qsort(_metadata, good, true, &d2, s2);
+	ksft_print_msg("written header: %u samples in cmp, %u whole; %s %lld refused\n",
+		       t1.leaf, t1.good, "shared:", d1.refused);
+	ksft_print_msg("next process: %u samples in cmp, %u whole; %s %lld hits, %lld inserted\n",
+		       t2.leaf, t2.good, "shared:", d2.hits, d2.inserted);
+	EXPECT_LE(MIN_LEAF, t1.leaf);
+	/* The written count took: the writer's own chains stop at cmp. */
+	EXPECT_GT(t1.leaf / 2, t1.good);
+	EXPECT_LT(0, d1.refused);
+	EXPECT_LE(MIN_LEAF, t2.leaf);
+	EXPECT_EQ(t2.leaf, t2.good);
+}
+
 /* discover_abs.S's leaf, called from discover_workload-abs's run_spin. */
 static const struct step abs_path[] = {
 	ONE(PROG_ABS, "abs_spin"), ONE(PROG_ABS, "run_spin"), ONE(PROG_ABS, "main"),
@@ -1396,6 +1436,61 @@ TEST_F(disc, dlopen)
 	EXPECT_LE(MIN_LEAF, good1);
 	EXPECT_LE(MIN_LEAF, good2);
 	EXPECT_EQ(in_cb, good1 + good2);
+}
+
+/*
+ * An mm probes at most UNWIND_USER_DISCOVER_RATE (64) mappings a second: a
+ * program that runs 1 ms at a time in 224 mappings of files that hold no
+ * table (the chain capture reads up to 256 executable mappings) meets a
+ * new one at most samples, more than 64 in its first second at a hundred
+ * samples a second.  The probes beyond the rate must be
+ * refused (discover "limited"), and the probes stay within the rate for
+ * the run's wall time (each second may be cut by the run's start and end:
+ * one more).  A run that met fewer than 64 new mappings in a second (too
+ * few samples: a loaded host) is run again.
+ */
+#define MANY_MAPPINGS	"224"
+#define MANY_MS		"1500"
+#define DISCOVER_RATE	64
+
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+TEST_F(disc, rate_limited)
+{
+	char *argv[] = { self->prog, "many", MANY_MAPPINGS, MANY_MS, NULL };
+	char **argvs[] = { argv };
+	long long refused = 0;
+	unsigned int runs = 0;
+
+	ASSERT_EQ(0, debugfs_ready()) TH_LOG("no %s", DEBUGFS_DIR);
+	while (!refused && runs < MAX_RUNS) {
+		long long probes0, probes1, limited0, limited1, bound;
+		double t0, secs;
+		struct run *r;
+
+		ASSERT_EQ(0, ut_debugfs_counter("discover", "probes", &probes0));
+		ASSERT_EQ(0, ut_debugfs_counter("discover", "limited", &limited0));
+		t0 = wall_s();
+		r = attach(_metadata, argvs, 1, false);
+		ASSERT_NE(NULL, r);
+		secs = wall_s() - t0;
+		runs++;
+		ASSERT_EQ(0, ut_debugfs_counter("discover", "probes", &probes1));
+		ASSERT_EQ(0, ut_debugfs_counter("discover", "limited", &limited1));
+		bound = DISCOVER_RATE * ((long long)secs + 2);
+		ksft_print_msg("run %u: %lld probes (at most %lld in %.1f s), %lld refused\n",
+			       runs, probes1 - probes0, bound, secs, limited1 - limited0);
+		EXPECT_GE(bound, probes1 - probes0);
+		refused += limited1 - limited0;
+		run_free(r);
+	}
+	EXPECT_LT(0, refused) TH_LOG("no probe refused in %u runs", runs);
 }
 
 /*

@@ -28,6 +28,12 @@
  *   discover_workload qsort-register MS
  *	the same as qsort, the program and libc registered first with
  *	PR_REGISTER_EH_FRAME, as a loader registers what it maps.
+ *   discover_workload qsort-hdr-remap MS
+ *	(x86-64) the program's .eh_frame_hdr written in this process's
+ *	copy (its FDE count cut to 1); the program and libc registered as
+ *	for qsort-register (the kernel reads the header then); the
+ *	program's segment that holds the header and .eh_frame mapped again
+ *	from its file (unwritten pages again); then the qsort path MS ms.
  *   discover_workload dlopen MS LIB1 LIB2
  *	main -> call_lib: dlopen(LIB1) (after the attach), lib_a -> lib_b ->
  *	cb_spin, MS ms; dlclose; the same with LIB2 (lib2_y -> lib2_x ->
@@ -49,6 +55,11 @@
  *	libgcc's unwinder gets through them to main first).
  *   discover_workload jit-audit AUDIT MS
  *	the same, run with LD_AUDIT=AUDIT (unwind_user_audit.so).
+ *   discover_workload many N MS
+ *	N copies of blob_spin(), a leaf of its own section, each in a memfd
+ *	of its own mapped executable (files with no table); then main ->
+ *	run_many -> one copy after the other in a random order, 1 ms of CPU
+ *	time each, for MS ms.
  *   discover_workload quiet LIB DUMP MS
  *	exec itself; the new program dlopen()s and dlclose()s LIB, maps and
  *	unmaps LIB's first page executable, forks a child that exits, spins
@@ -493,6 +504,64 @@ static void (*map_shifted(const char *path))(unsigned long n)
 	return (void (*)(unsigned long n))(base + spin);
 }
 
+/*
+ * A leaf alone in its section, which the linker brackets with __start_ and
+ * __stop_ symbols: no call, no data, so that a copy runs anywhere.
+ */
+__attribute__((noinline, noclone, used, section("uu_blob")))
+void blob_spin(unsigned long n)
+{
+	for (; n; n--)
+		__asm__ volatile("");
+}
+
+extern const char __start_uu_blob[], __stop_uu_blob[];
+
+typedef void (*blob_fn)(unsigned long n);
+
+/* @n memfds, each holding a copy of blob_spin(), each mapped executable. */
+static blob_fn *map_many(unsigned int n)
+{
+	size_t len = __stop_uu_blob - __start_uu_blob;
+	blob_fn *fns = calloc(n, sizeof(*fns));
+	unsigned int i;
+
+	if (!fns)
+		die("calloc");
+	for (i = 0; i < n; i++) {
+		int fd = memfd_create("uu_blob", MFD_CLOEXEC);
+		void *p;
+
+		if (fd < 0)
+			die("memfd_create");
+		write_all(fd, __start_uu_blob, len);
+		p = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED)
+			die("mmap");
+		close(fd);
+		fns[i] = (blob_fn)p;
+	}
+	return fns;
+}
+
+/*
+ * main -> run_many -> the copies, about 1 ms each, for @ms ms.  In a random
+ * order: in turn, the samples (every 4 ms at a 250 Hz tick) could keep
+ * meeting the same few copies.
+ */
+WORKLOAD_FN void run_many(blob_fn *fns, unsigned int n, unsigned long ms)
+{
+	unsigned long per_ms, probe = 1000000;
+	double t0 = cpu_ms(), end;
+
+	blob_spin(probe);
+	per_ms = probe / (cpu_ms() - t0 + 0.001);
+	end = cpu_ms() + ms;
+	srand(getpid());
+	while (cpu_ms() < end)
+		fns[rand() % n](per_ms);
+}
+
 /* main -> run_spin -> @spin (abs_spin, here or moved), for @ms ms. */
 WORKLOAD_FN void run_spin(void (*spin)(unsigned long n), unsigned long ms)
 {
@@ -801,6 +870,57 @@ static void scribble(void)
 	}
 }
 
+#ifdef __x86_64__
+/* What hdr_phdr() does to the program's .eh_frame_hdr. */
+enum hdr_op { HDR_WRITE, HDR_REMAP };
+
+static int hdr_phdr(struct dl_phdr_info *info, size_t size, void *data)
+{
+	enum hdr_op *op = data;
+	const Elf64_Phdr *eh = NULL, *load = NULL;
+	uintptr_t page = sysconf(_SC_PAGESIZE), start, end, hdr;
+	int prot, fd;
+
+	(void)size;
+	/* The program comes first. */
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
+			eh = &info->dlpi_phdr[i];
+	if (!eh)
+		return 1;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const Elf64_Phdr *p = &info->dlpi_phdr[i];
+
+		if (p->p_type == PT_LOAD && p->p_vaddr <= eh->p_vaddr &&
+		    eh->p_vaddr < p->p_vaddr + p->p_memsz)
+			load = p;
+	}
+	hdr = info->dlpi_addr + eh->p_vaddr;
+	/* version 1, fde_count udata4: the count is the word at 8 */
+	if (!load || (load->p_flags & PF_X) || load->p_memsz != load->p_filesz ||
+	    *(uint8_t *)hdr != 1 || *(uint8_t *)(hdr + 2) != 0x03)
+		die("the program's .eh_frame_hdr");
+	start = (info->dlpi_addr + load->p_vaddr) & ~(page - 1);
+	end = (info->dlpi_addr + load->p_vaddr + load->p_memsz + page - 1) & ~(page - 1);
+	prot = load->p_flags & PF_R ? PROT_READ : 0;
+	if (*op == HDR_WRITE) {
+		if (mprotect((void *)start, end - start, prot | PROT_WRITE))
+			die("mprotect");
+		*(uint32_t *)(hdr + 8) = 1;
+		if (mprotect((void *)start, end - start, prot))
+			die("mprotect");
+		return 1;
+	}
+	/* The whole segment: a VMA split off a written one keeps its anon_vma. */
+	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || mmap((void *)start, end - start, prot, MAP_PRIVATE | MAP_FIXED, fd,
+			   load->p_offset & ~(page - 1)) == MAP_FAILED)
+		die("mmap of the program's segment");
+	close(fd);
+	return 1;
+}
+#endif
+
 /*
  * A child of a process whose table the kernel found (the entry is shared
  * at fork) makes its own copy of the table corrupt, and is unwound: its
@@ -877,6 +997,22 @@ int main(int argc, char **argv)
 		dump_tables(STDOUT_FILENO);
 		return 0;
 	}
+#ifdef __x86_64__
+	if (argc == 3 && !strcmp(argv[1], "qsort-hdr-remap")) {
+		unsigned long ms = strtoul(argv[2], NULL, 0);
+		enum hdr_op op = HDR_WRITE;
+
+		dl_iterate_phdr(hdr_phdr, &op);
+		register_qsort_objects();
+		op = HDR_REMAP;
+		dl_iterate_phdr(hdr_phdr, &op);
+		wait_go();
+		run(ms);
+		after_call();
+		dump_tables(STDOUT_FILENO);
+		return 0;
+	}
+#endif
 	if (argc == 3 && !strcmp(argv[1], "fork-corrupt")) {
 		wait_go();
 		fork_corrupt(strtoul(argv[2], NULL, 0));
@@ -952,6 +1088,15 @@ int main(int argc, char **argv)
 		return 0;
 	}
 #endif
+	if (argc == 4 && !strcmp(argv[1], "many")) {
+		unsigned int n = strtoul(argv[2], NULL, 0);
+		blob_fn *fns = map_many(n);
+
+		wait_go();
+		run_many(fns, n, strtoul(argv[3], NULL, 0));
+		after_call();
+		return 0;
+	}
 	if (argc == 5 && !strcmp(argv[1], "quiet")) {
 		execl("/proc/self/exe", argv[0], "quiet-exec", argv[2], argv[3], argv[4],
 		      (char *)NULL);
@@ -961,6 +1106,6 @@ int main(int argc, char **argv)
 		return quiet(argv[2], argv[3], strtoul(argv[4], NULL, 0));
 	fprintf(stderr, "usage: %s %s MS | dlopen MS LIB1 LIB2 | %s | %s\n", argv[0],
 		"qsort|qsort-scribble|fork-corrupt", "obj CASE OBJ MS | quiet LIB DUMP MS",
-		"shifted PROG MS");
+		"shifted PROG MS | many N MS");
 	return 2;
 }

@@ -84,9 +84,19 @@
  * A guard against a walk gone pathological (a table search or a discovery
  * probe per frame), not the target: the target, 1.5, is a figure this test
  * prints (1.14 measured on 5 Dec), and under TCG single rounds of the same
- * build vary by a third (1.07 to 1.90 in one run).
+ * build vary by a third (1.07 to 1.90 in one run).  A kernel that makes
+ * every walk slower by itself (KASAN, lockdep: make check-debug) sets its
+ * own guard in UNWIND_USER_OVERHEAD_MAX_RATIO.
  */
 #define MAX_RATIO	2.5
+
+static double max_ratio(void)
+{
+	const char *env = getenv("UNWIND_USER_OVERHEAD_MAX_RATIO");
+	double r = env ? strtod(env, NULL) : 0;
+
+	return r >= 1 ? r : MAX_RATIO;
+}
 
 /* The program's side. */
 
@@ -863,7 +873,7 @@ TEST_F_TIMEOUT(jit, overhead, 900)
 {
 	char *const argv[] = { self_exe, "child", "cpu", STR(FIXED_MS), NULL };
 	double fp_cpu[ROUNDS], fp_wall[ROUNDS], df_cpu[ROUNDS], df_wall[ROUNDS];
-	double fp_c, fp_w, df_c, df_w, ratio;
+	double fp_c, fp_w, df_c, df_w, ratio, bound = max_ratio();
 	struct perf_event_attr fp, df;
 	struct timed base, t_fp, t_df;
 	char line[256], iters[32];
@@ -918,7 +928,7 @@ TEST_F_TIMEOUT(jit, overhead, 900)
 	printf("# overhead: %-32s %7.3f s CPU, %7.3f s wall\n", "deferred callchain:",
 	       df_c / 1e9, df_w / 1e9);
 	printf("# overhead: deferred / frame pointers: %.2f CPU, %.2f wall (bound %.1f)\n",
-	       ratio, df_w / fp_w, MAX_RATIO);
+	       ratio, df_w / fp_w, bound);
 	/*
 	 * The rate, from the last round's walks (one a sample): the samples
 	 * that came through the ring are those it had room for, nothing
@@ -929,7 +939,7 @@ TEST_F_TIMEOUT(jit, overhead, 900)
 	else
 		check_rate("overhead, deferred (samples in the ring)",
 			   t_df.samples / (t_df.cpu / 1e9));
-	EXPECT_GE(MAX_RATIO, ratio);
+	EXPECT_GE(bound, ratio);
 }
 
 int main(int argc, char **argv)

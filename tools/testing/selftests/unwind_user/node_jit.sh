@@ -39,7 +39,9 @@ trap cleanup EXIT
 
 cat > "$tmp/hot.js" <<'EOF'
 'use strict';
-const ms = +(process.argv[2] || 3000);
+// Runs for MS ms, or (MS 0) until the file STOP exists.
+const fs = require('fs');
+const ms = +(process.argv[2] || 3000), stop = process.argv[3];
 function leaf(n) {
 	let s = 0;
 	for (let i = 0; i < 2000; i++)
@@ -49,9 +51,9 @@ function leaf(n) {
 function rec(d, n) {
 	return d ? rec(d - 1, n) + 1 : leaf(n);
 }
-const end = Date.now() + ms;
+const end = ms ? Date.now() + ms : Infinity;
 let rounds = 0, sink = 0;
-while (Date.now() < end) {
+while (Date.now() < end && !(stop && fs.existsSync(stop))) {
 	for (let k = 0; k < 20; k++)
 		sink += rec(20, k);
 	rounds++;
@@ -115,13 +117,18 @@ profile() {	# PERIOD MODE
 		wait $bg
 		bg=
 	else
-		"$node" "$tmp/hot.js" 5000 > "$tmp/fp.out" &
+		# node runs until perf is done with it, however long perf
+		# takes to attach (seconds under KASAN).
+		rm -f "$tmp/stop"
+		"$node" "$tmp/hot.js" 0 "$tmp/stop" > "$tmp/fp.out" &
 		bg=$!
 		sleep 1
 		"$perf" record -q -e cpu-clock -c "$period" --call-graph fp \
 			-o "$tmp/fp.data" -p $bg -- sleep 3 2>/dev/null
+		touch "$tmp/stop"
 		wait $bg
-		"$node" "$tmp/hot.js" 5000 > "$tmp/defer.out" &
+		rm -f "$tmp/stop"
+		"$node" "$tmp/hot.js" 0 "$tmp/stop" > "$tmp/defer.out" &
 		bg=$!
 		sleep 1
 		snapshot start
@@ -130,6 +137,7 @@ profile() {	# PERIOD MODE
 		sleep 1
 		snapshot warm
 		wait $!
+		touch "$tmp/stop"
 		wait $bg
 		bg=
 	fi

@@ -358,7 +358,7 @@ static int child(const char *mode, long spin)
 
 	if (!strcmp(mode, "badindex") || !strcmp(mode, "fpchain")) {
 		void (*fp_fn)(unsigned long *sp, long n, unsigned long *fp);
-		unsigned long *frames;
+		unsigned long *frames = NULL;
 
 		ret = fp_setup(&c, !strcmp(mode, "badindex"), &frames);
 		if (ret) {
