@@ -76,8 +76,12 @@ JS
 	perf record -q -e cpu-clock -c 1000000 --call-graph fp,defer -o "$tmp/perf.data" \
 		-- node --perf-basic-prof "$tmp/hot.js" >/dev/null 2>&1
 	echo "\$ perf script -F ip,sym,dso   (one sample in leaf)"
-	perf script -i "$tmp/perf.data" -F ip,sym,dso 2>/dev/null |
-		awk 'BEGIN { RS = "" } $2 ~ /leaf/ { print; exit }' | head -n 16 || true
+	# perf script stops making progress part way through this profile
+	# (5 Dec 2026: about 8300 lines in, with or without the perf map;
+	# not understood yet): bounded, so that the demo goes on.
+	timeout 60 perf script -i "$tmp/perf.data" -F ip,sym,dso > "$tmp/node.txt" 2>/dev/null ||
+		echo "(perf script did not finish within 60 s: a known perf problem, see README)"
+	awk 'BEGIN { RS = "" } $2 ~ /leaf/ { print; exit }' "$tmp/node.txt" | head -n 16 || true
 fi
 
 # What the kernel cannot find by itself: a JIT's tables that only libgcc
