@@ -44,7 +44,7 @@ key() {	# VARIANT
 		ld --version | sed -n 1p
 		if [ "$1" = patched ]; then
 			# What the patches change, not their messages.
-			sed -n '/^diff --git /,$p' "${patches[@]}"
+			sed -s -n '/^diff --git /,$p' "${patches[@]}"
 			cat "$SRC/include/uapi/linux/prctl.h"
 		fi
 	} | sha256sum | cut -c1-16
