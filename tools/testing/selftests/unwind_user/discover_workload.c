@@ -816,28 +816,41 @@ struct scribble {
 	int count;
 };
 
+/* @info's PT_GNU_EH_FRAME and the PT_LOAD that holds it, or NULL. */
+static const Elf64_Phdr *eh_frame_phdrs(const struct dl_phdr_info *info,
+					const Elf64_Phdr **load)
+{
+	const Elf64_Phdr *eh = NULL;
+
+	*load = NULL;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
+			eh = &info->dlpi_phdr[i];
+	if (!eh)
+		return NULL;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const Elf64_Phdr *p = &info->dlpi_phdr[i];
+
+		if (p->p_type == PT_LOAD && p->p_vaddr <= eh->p_vaddr &&
+		    eh->p_vaddr < p->p_vaddr + p->p_memsz)
+			*load = p;
+	}
+	return eh;
+}
+
 static int scribble_phdr(struct dl_phdr_info *info, size_t size, void *data)
 {
 	struct scribble *sc = data;
-	const Elf64_Phdr *eh = NULL, *load = NULL;
+	const Elf64_Phdr *eh, *load;
 	uintptr_t page = sysconf(_SC_PAGESIZE), start, end, hdr;
 	uint8_t *eh_frame;
 	int prot;
 
 	(void)size;
 	/* The program comes first. */
-	for (int i = 0; i < info->dlpi_phnum; i++)
-		if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
-			eh = &info->dlpi_phdr[i];
+	eh = eh_frame_phdrs(info, &load);
 	if (!eh)
 		return 1;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const Elf64_Phdr *p = &info->dlpi_phdr[i];
-
-		if (p->p_type == PT_LOAD && p->p_vaddr <= eh->p_vaddr &&
-		    eh->p_vaddr < p->p_vaddr + p->p_memsz)
-			load = p;
-	}
 	hdr = info->dlpi_addr + eh->p_vaddr;
 	/* version 1, eh_frame_ptr pcrel sdata4 */
 	if (!load || *(uint8_t *)hdr != 1 || *(uint8_t *)(hdr + 1) != 0x1b)
@@ -877,24 +890,15 @@ enum hdr_op { HDR_WRITE, HDR_REMAP };
 static int hdr_phdr(struct dl_phdr_info *info, size_t size, void *data)
 {
 	enum hdr_op *op = data;
-	const Elf64_Phdr *eh = NULL, *load = NULL;
+	const Elf64_Phdr *eh, *load;
 	uintptr_t page = sysconf(_SC_PAGESIZE), start, end, hdr;
 	int prot, fd;
 
 	(void)size;
 	/* The program comes first. */
-	for (int i = 0; i < info->dlpi_phnum; i++)
-		if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
-			eh = &info->dlpi_phdr[i];
+	eh = eh_frame_phdrs(info, &load);
 	if (!eh)
 		return 1;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const Elf64_Phdr *p = &info->dlpi_phdr[i];
-
-		if (p->p_type == PT_LOAD && p->p_vaddr <= eh->p_vaddr &&
-		    eh->p_vaddr < p->p_vaddr + p->p_memsz)
-			load = p;
-	}
 	hdr = info->dlpi_addr + eh->p_vaddr;
 	/* version 1, fde_count udata4: the count is the word at 8 */
 	if (!load || (load->p_flags & PF_X) || load->p_memsz != load->p_filesz ||
