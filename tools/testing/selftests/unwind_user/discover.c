@@ -887,13 +887,122 @@ static int shared_setup(struct __test_metadata *_metadata, const char *prog, int
 }
 
 /*
- * Run @argv until MIN_LEAF samples in @pat's leaf: their tally, and the
- * shared counters' change.  @shared (16 bytes): the origin of the entry of
- * the leaf's file if it shares its frames, else "".
+ * The pcs the walks of a test's processes met in tables that share their
+ * frames, as (file, offset) pairs: what the shared cache keys its rows by,
+ * but for the table's offset in the file, which is the same for all of
+ * them.  A walk that finds no row for such a pc decodes one and shares it:
+ * a process that starts cold decodes one for every pc it meets, a warm one
+ * only for those no process before it met.  (Tables of other files keep
+ * their rows in the mm: the guest's root filesystem may not count its
+ * files' changes, see shared.c.)
  */
-static struct tally run_path(struct __test_metadata *_metadata, char *argv[],
-			     const struct step *pat, unsigned int nr_pat, bool expect_good,
-			     struct shared_stats *delta, char *shared)
+#define PCS_MAX		4096
+
+struct pcs {
+	unsigned int nr;
+	bool full;
+	uint64_t key[PCS_MAX];
+};
+
+static bool pcs_has(const struct pcs *set, uint64_t key)
+{
+	for (unsigned int i = 0; i < set->nr; i++)
+		if (set->key[i] == key)
+			return true;
+	return false;
+}
+
+/* Does the entry over @ip in @tables (/proc/PID/unwind_tables) share? */
+static bool ip_shared(const char *tables, uint64_t ip)
+{
+	for (const char *p = tables; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		size_t len = strcspn(p, "\n");
+		unsigned long long s, e;
+
+		if (sscanf(p, "%llx-%llx", &s, &e) == 2 && s <= ip && ip < e)
+			return len >= 7 && !strncmp(p + len - 7, " shared", 7);
+	}
+	return false;
+}
+
+/* Add the pcs in shared tables of the samples of @r's workload to @set. */
+static void pcs_add_run(struct pcs *set, struct run *r)
+{
+	const char *tables = tables_of(&r->wl[0]);
+
+	for (unsigned int i = 0; tables && i < r->cap.nr_samples; i++) {
+		const struct chain_sample *s = &r->cap.samples[i];
+
+		if (s->pid != (uint32_t)r->wl[0].pid)
+			continue;
+		for (unsigned int f = 0; f < s->nr; f++) {
+			/* A return address is looked up inside its call. */
+			uint64_t ip = s->ips[f] - (f ? 1 : 0), key, hash = 5381;
+			const struct chain_mmap *m = chain_find_map_at(&r->cap, s, ip);
+
+			if (!m || !ip_shared(tables, ip))
+				continue;
+			for (const char *c = m->path; *c; c++)
+				hash = hash * 33 + (unsigned char)*c;
+			key = hash << 32 ^ (ip - m->start + m->pgoff);
+			if (pcs_has(set, key))
+				continue;
+			if (set->nr == PCS_MAX)
+				set->full = true;
+			else
+				set->key[set->nr++] = key;
+		}
+	}
+}
+
+/* The pcs of @next that are not in @before. */
+static unsigned int pcs_fresh(const struct pcs *next, const struct pcs *before)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < next->nr; i++)
+		n += !pcs_has(before, next->key[i]);
+	return n;
+}
+
+/*
+ * A process (or run_path()'s few) that met the pcs @next, after processes
+ * that met @before, decoded @inserted rows: it started warm if it decoded
+ * fewer than half of the rows of the pcs it shared with them (from its
+ * second walk on, it hits rows it decoded itself: the hits do not tell).
+ */
+static void expect_warm(struct __test_metadata *_metadata, const char *who,
+			const struct pcs *next, const struct pcs *before, long long inserted)
+{
+	unsigned int fresh = pcs_fresh(next, before);
+
+	ksft_print_msg("%s: met %u pcs, %u of them met by no process before; %lld rows decoded\n",
+		       who, next->nr, fresh, inserted);
+	EXPECT_FALSE(next->full || before->full);
+	/* Enough pcs met before for the figure to tell warm from cold. */
+	EXPECT_LE(fresh + 8, next->nr);
+	EXPECT_LT(2 * (inserted - fresh), (long long)(next->nr - fresh));
+}
+
+/* The same for a process that must have started cold: it decoded most. */
+static void expect_cold(struct __test_metadata *_metadata, const char *who,
+			const struct pcs *next, long long inserted)
+{
+	ksft_print_msg("%s: met %u pcs; %lld rows decoded\n", who, next->nr, inserted);
+	EXPECT_FALSE(next->full);
+	EXPECT_LE(8U, next->nr);
+	EXPECT_GT(2 * inserted, (long long)next->nr);
+}
+
+/*
+ * Run @argv until MIN_LEAF samples in @pat's leaf (again, up to MAX_RUNS):
+ * their tally, and the shared counters' change.  @shared (16 bytes): the
+ * origin of the entry of the leaf's file if it shares its frames, else "".
+ * @met (if not NULL) gets the pcs the walks met.
+ */
+static struct tally run_path_met(struct __test_metadata *_metadata, char *argv[],
+				 const struct step *pat, unsigned int nr_pat, bool expect_good,
+				 struct shared_stats *delta, char *shared, struct pcs *met)
 {
 	char **argvs[] = { argv };
 	struct shared_stats before, after;
@@ -917,6 +1026,8 @@ static struct tally run_path(struct __test_metadata *_metadata, char *argv[],
 			return t;
 		runs++;
 		add(&t, check_chains(_metadata, r, r->wl[0].pid, pat, nr_pat, expect_good));
+		if (met)
+			pcs_add_run(met, r);
 		/* Does the entry of the leaf's file say it shares its frames? */
 		m = map_of(r, r->wl[0].pid, pat[0].file);
 		if (m && tables_of(&r->wl[0])) {
@@ -945,6 +1056,20 @@ static struct tally run_path(struct __test_metadata *_metadata, char *argv[],
 	return t;
 }
 
+static struct tally run_path(struct __test_metadata *_metadata, char *argv[],
+			     const struct step *pat, unsigned int nr_pat, bool expect_good,
+			     struct shared_stats *delta, char *shared)
+{
+	return run_path_met(_metadata, argv, pat, nr_pat, expect_good, delta, shared, NULL);
+}
+
+static struct tally run_qsort_met(struct __test_metadata *_metadata, char *argv[],
+				  struct shared_stats *delta, char *shared, struct pcs *met)
+{
+	return run_path_met(_metadata, argv, qsort_path, NR(qsort_path), true, delta, shared,
+			    met);
+}
+
 static struct tally run_qsort(struct __test_metadata *_metadata, char *argv[],
 			      bool expect_good, struct shared_stats *delta, char *shared)
 {
@@ -955,20 +1080,22 @@ static struct tally run_qsort(struct __test_metadata *_metadata, char *argv[],
 /*
  * More processes of @argv, up to WARM_RUNS, until one decodes less than a
  * quarter of what the first (@first rows) did: the shared cache then holds
- * the rows of the pcs the samples meet (at the tick's rate, one process
+ * the rows of most pcs the samples meet (at the tick's rate, one process
  * samples only some of them).  Whether the next process starts warm is
  * measured after that.  With rows that were not shared, every process
- * decodes about as many as the first, and this gives up.
+ * decodes about as many as the first, and this gives up.  @met gets the
+ * pcs they met.
  */
 #define WARM_RUNS	4
 
-static void warm_up(struct __test_metadata *_metadata, char *argv[], long long first)
+static void warm_up(struct __test_metadata *_metadata, char *argv[], long long first,
+		    struct pcs *met)
 {
 	struct shared_stats d;
 	char s[16];
 
 	for (unsigned int i = 0; i < WARM_RUNS; i++) {
-		run_qsort(_metadata, argv, true, &d, s);
+		run_qsort_met(_metadata, argv, &d, s, met);
 		ksft_print_msg("warming up: %lld rows inserted\n", d.inserted);
 		if (4 * d.inserted <= first)
 			break;
@@ -978,24 +1105,25 @@ static void warm_up(struct __test_metadata *_metadata, char *argv[], long long f
 /*
  * Two processes of @argv, one after the other: the first one's entry for
  * the program is @origin's and marked shared, and it shares frames it
- * decoded; the second's chains are whole (cmp <libc> run main), and its
- * walks find their frames in the shared cache.
+ * decoded; the second's chains are whole (cmp <libc> run main), and it
+ * decodes few of the rows of the pcs the first one (or a warm-up) met.
  */
 static void first_then_next(struct __test_metadata *_metadata, char *argv[],
 			    const char *origin)
 {
+	struct pcs *before = calloc(1, sizeof(*before)), *next = calloc(1, sizeof(*next));
 	struct shared_stats d1, d2;
 	struct tally t1, t2;
 	char s1[16], s2[16];
 
-	t1 = run_qsort(_metadata, argv, true, &d1, s1);
-	warm_up(_metadata, argv, d1.inserted);
-	t2 = run_qsort(_metadata, argv, true, &d2, s2);
+	ASSERT_TRUE(before && next);
+	t1 = run_qsort_met(_metadata, argv, &d1, s1, before);
+	warm_up(_metadata, argv, d1.inserted, before);
+	t2 = run_qsort_met(_metadata, argv, &d2, s2, next);
 	ksft_print_msg("%s, first process: %u samples in cmp, %u whole; %s %lld inserted\n",
 		       origin, t1.leaf, t1.good, "shared:", d1.inserted);
 	ksft_print_msg("%s, next process: %u samples in cmp, %u whole; %s %lld hits, %lld %s\n",
 		       origin, t2.leaf, t2.good, "shared:", d2.hits, d2.misses, "misses");
-	ksft_print_msg("%s, next process: %lld inserted\n", origin, d2.inserted);
 	EXPECT_LE(MIN_LEAF, t1.leaf);
 	EXPECT_EQ(t1.leaf, t1.good);
 	EXPECT_STREQ(origin, s1) TH_LOG("the program's table is not shared");
@@ -1005,11 +1133,9 @@ static void first_then_next(struct __test_metadata *_metadata, char *argv[],
 	EXPECT_STREQ(origin, s2) TH_LOG("the program's table is not shared");
 	/* Every walk from cmp has its frames of cmp, run and main. */
 	EXPECT_LE((long long)t2.leaf, d2.hits);
-	/*
-	 * Its own rows, which it would hit from its second walk on, are not
-	 * what it found: it decoded few.
-	 */
-	EXPECT_LT(2 * d2.inserted, d1.inserted);
+	expect_warm(_metadata, "next process", next, before, d2.inserted);
+	free(before);
+	free(next);
 }
 
 /*
@@ -1041,26 +1167,30 @@ TEST_F(disc, shared_next_process)
 
 /*
  * Rows are shared within one user: a process of another user (here
- * nobody: the program drops to it, then runs) finds none of what a process of root decoded,
- * and decodes about as many frames as the first one did; the next process
- * of root finds them again, and decodes few.
+ * nobody: the program drops to it, then runs) finds none of what a process
+ * of root decoded, and decodes most rows of the pcs it meets; the next
+ * process of root finds them again, and decodes few.
  */
 TEST_F(disc, shared_per_user)
 {
 	char path[PATH_MAX], *root[] = { path, "qsort", SPIN_MS, NULL },
 	     *nobody[] = { path, "as-nobody", "qsort", SPIN_MS, NULL };
+	struct pcs *met_root = calloc(1, sizeof(*met_root)),
+		   *met_nobody = calloc(1, sizeof(*met_nobody)),
+		   *met_again = calloc(1, sizeof(*met_again));
 	struct shared_stats d1, d2, d3;
 	struct tally t1, t2, t3;
 	char s1[16], s2[16], s3[16];
 
+	ASSERT_TRUE(met_root && met_nobody && met_again);
 	ASSERT_EQ(0, shared_setup(_metadata, self->prog, &self->share, self->dir,
 				  sizeof(self->dir), path, sizeof(path)));
 	ASSERT_EQ(0, chmod(self->dir, 0755));
 
-	t1 = run_qsort(_metadata, root, true, &d1, s1);
-	warm_up(_metadata, root, d1.inserted);
-	t2 = run_qsort(_metadata, nobody, true, &d2, s2);
-	t3 = run_qsort(_metadata, root, true, &d3, s3);
+	t1 = run_qsort_met(_metadata, root, &d1, s1, met_root);
+	warm_up(_metadata, root, d1.inserted, met_root);
+	t2 = run_qsort_met(_metadata, nobody, &d2, s2, met_nobody);
+	t3 = run_qsort_met(_metadata, root, &d3, s3, met_again);
 	ksft_print_msg("root: %u samples in cmp, %u whole; %s %lld inserted\n", t1.leaf,
 		       t1.good, "shared:", d1.inserted);
 	ksft_print_msg("nobody: %u samples in cmp, %u whole; %s %lld inserted\n", t2.leaf,
@@ -1075,10 +1205,13 @@ TEST_F(disc, shared_per_user)
 	EXPECT_STREQ("discovered", s2) TH_LOG("the program's table is not shared");
 	EXPECT_LE(MIN_LEAF, t3.leaf);
 	EXPECT_EQ(t3.leaf, t3.good);
-	/* The control: within one user the rows are found: root decodes few. */
-	EXPECT_LT(2 * d3.inserted, d2.inserted);
 	/* Another user starts cold. */
-	EXPECT_GT(2 * d2.inserted, d1.inserted);
+	expect_cold(_metadata, "nobody", met_nobody, d2.inserted);
+	/* The control: within one user the rows are found: root decodes few. */
+	expect_warm(_metadata, "root again", met_again, met_root, d3.inserted);
+	free(met_root);
+	free(met_nobody);
+	free(met_again);
 }
 
 /*
