@@ -192,10 +192,11 @@ profile() {	# PERIOD MODE
 	lookups=$((l2 - l1 + c2 - c1))
 	repeat=$((n2 - n1 + p2 - p1))
 	lean=$((e2 - e0))
+	fpw=$(sed -n 's/^windows //p' "$tmp/fp.out")
+	deferw=$(sed -n 's/^windows //p' "$tmp/defer.out")
 	echo "# $((1000000 / period)) kHz, $mode, $(cat "$cpu_max")%: $jit samples with a" \
 	     "JIT leaf, $whole reach the start; rounds in 250 ms of CPU (median):" \
-	     "--call-graph fp $fp, fp,defer $defer; windows:" \
-	     "$(sed -n 's/^windows //p' "$tmp/fp.out") and $(sed -n 's/^windows //p' "$tmp/defer.out");" \
+	     "--call-graph fp $fp, fp,defer $defer; windows: $fpw and $deferw;" \
 	     "$lean walks with the tables known so far or the ip alone"
 	echo "# after the first second: $lookups lookups ($((h2 - h1)) shared hits," \
 	     "$((c2 - c1)) answered \"none\" from a cache or marker), $((n2 - n1))" \
