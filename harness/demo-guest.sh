@@ -75,12 +75,13 @@ JS
 	echo "\$ perf record -e cpu-clock --call-graph fp,defer -- node --perf-basic-prof hot.js"
 	perf record -q -e cpu-clock -c 1000000 --call-graph fp,defer -o "$tmp/perf.data" \
 		-- node --perf-basic-prof "$tmp/hot.js" >/dev/null 2>&1
-	echo "\$ perf script -F ip,sym,dso   (one sample in leaf)"
-	# perf script stops making progress part way through this profile
-	# (5 Dec 2026: about 8300 lines in, with or without the perf map;
-	# not understood yet): bounded, so that the demo goes on.
-	timeout 60 perf script -i "$tmp/perf.data" -F ip,sym,dso > "$tmp/node.txt" 2>/dev/null ||
-		echo "(perf script did not finish within 60 s: a known perf problem, see README)"
+	echo "\$ perf script -F ip,sym,dso --no-inline   (one sample in leaf)"
+	# Without --no-inline perf asks addr2line, a process, about every
+	# address of every chain in node's 100 MB binary, for inlined
+	# functions: some 400 lines a second under emulation.
+	timeout 120 perf script -i "$tmp/perf.data" -F ip,sym,dso --no-inline \
+		> "$tmp/node.txt" 2>/dev/null ||
+		echo "(perf script did not finish within 120 s)"
 	awk 'BEGIN { RS = "" } $2 ~ /leaf/ { print; exit }' "$tmp/node.txt" | head -n 16 || true
 fi
 
