@@ -19,7 +19,7 @@ set -u
 tmp=$(mktemp -d)
 kmemleak=/sys/kernel/debug/kmemleak
 
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs none /sys/kernel/debug
 
 # kmemleak's report of what it finds now, in $tmp/leaks; fails if kmemleak
 # cannot be driven or read (it turned itself off, or is not built in):
@@ -37,29 +37,38 @@ leak_scan() {
 if [ "${1:-}" = --kmemleak-selftest ]; then
 	echo "TAP version 13"
 	echo "1..1"
-	# finit_module(2) directly, as guest.sh loads the PE module.
-	python3 -c 'import ctypes, os, sys
+	# finit_module(2) directly, as guest.sh loads the PE module; the
+	# s390x initramfs has busybox's insmod and no Python.
+	if command -v python3 >/dev/null; then
+		python3 -c 'import ctypes, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY)
 libc = ctypes.CDLL(None, use_errno=True)
 if libc.syscall(313, fd, b"", 0):
-    sys.exit("cannot load %s: %s" % (sys.argv[1], os.strerror(ctypes.get_errno())))' "$2" ||
-		{ echo "not ok 1 kmemleak_selftest # $2 not loaded"; exit 1; }
+    sys.exit("cannot load %s: %s" % (sys.argv[1], os.strerror(ctypes.get_errno())))' "$2"
+	else
+		insmod "$2"
+	fi || { echo "not ok 1 kmemleak_selftest # $2 not loaded"; exit 1; }
 	if ! leak_scan; then
 		echo "not ok 1 kmemleak_selftest # kmemleak cannot be read"
 		exit 1
 	fi
 	sed 's/^/# kmemleak: /' "$tmp/leaks" | head -n 40
 	all=$(grep -c '^unreferenced object' "$tmp/leaks")
-	# Objects whose allocation the report traces to the module: it
-	# orphans 14 (8 kmalloc(), 5 vmalloc(), 1 __alloc_percpu()), but a
+	# Objects whose allocation the report traces to the module's init
+	# (kmemleak-test.ko: kmemleak_test_init; kmemleak_leak.ko:
+	# kmemleak_leak_init; a bare address where the init code is freed,
+	# below do_init_module: no other module is loaded in this boot).
+	# The sample orphans 14 (8 kmalloc(), 5
+	# vmalloc(), 1 __alloc_percpu()), harness/kmemleak-leak 8, but a
 	# stale copy of a pointer (a register, a stack slot, a freed object
 	# not yet reused) hides one from a conservative scan, and under TCG
 	# most of them stay hidden (3 of 14 found on 5 Dec 2026).  What this
 	# test needs is that a leak is reported and reaches the host at all.
-	mine=$(awk '/^unreferenced object/ { hit = 0 }
-		    /kmemleak_test_init/ && !hit { hit = 1; n++ }
+	init=$(basename "$2" .ko | tr - _)_init
+	mine=$(awk -v init="$init" '/^unreferenced object/ { hit = 0 }
+		    (index($0, init) || /do_init_module/) && !hit { hit = 1; n++ }
 		    END { print n + 0 }' "$tmp/leaks")
-	what="$mine of the sample's 14 leaks found ($all objects)"
+	what="$mine leaks of $(basename "$2") found ($all objects)"
 	if [ "$mine" -ge 1 ]; then
 		echo "ok 1 kmemleak_selftest # $what"
 	else

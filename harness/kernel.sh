@@ -69,6 +69,13 @@ start=$(date +%s)
 # The PE backend (CONFIG_UNWIND_USER_PE=m); the guest loads it from here.
 if grep -q "^CONFIG_MODULES=y" "$KBUILD/.config"; then
 	"${mk[@]}" modules
+	# make check-debug's module that leaks on purpose (s390x's check that
+	# kmemleak reports leaks), built out of tree in the build directory.
+	if [ "$KVARIANT" = debug ]; then
+		mkdir -p "$KBUILD/kmemleak-leak"
+		cp "$HARNESS"/kmemleak-leak/* "$KBUILD/kmemleak-leak/"
+		"${mk[@]}" M="$KBUILD/kmemleak-leak" modules
+	fi
 fi
 "${mk[@]}" headers >/dev/null
 log "kernel built in $(($(date +%s) - start)) s: $KIMAGE"

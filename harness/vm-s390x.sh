@@ -58,12 +58,17 @@ if [ -d "$SELFTESTS_OUT/install" ]; then
 	mkdir -p "$root$SELFTESTS_OUT"
 	cp -a "$SELFTESTS_OUT/install" "$root$SELFTESTS_OUT/"
 fi
+# VM_FILES: more host files the command needs (absolute paths), there too.
+for f in ${VM_FILES:-}; do
+	mkdir -p "$root${f%/*}"
+	cp -a "$f" "$root$f"
+done
 (cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$out/run.cpio"
 cat "$base" "$out/run.cpio" > "$out/initrd.cpio"
 
 qemu=(qemu-system-s390x -machine s390-ccw-virtio -accel tcg -cpu max -m 2048
       -smp 1 -nographic -no-reboot -kernel "$KIMAGE" -initrd "$out/initrd.cpio"
-      -append "console=ttysclp0 panic=-1 oops=panic rdinit=/init")
+      -append "console=ttysclp0 panic=-1 oops=panic rdinit=/init${VM_APPEND:+ $VM_APPEND}")
 
 if [ -n "$interactive" ]; then
 	exec "${qemu[@]}"

@@ -1087,6 +1087,11 @@ static struct tally run_qsort(struct __test_metadata *_metadata, char *argv[],
  * pcs they met.
  */
 #define WARM_RUNS	4
+/*
+ * A test of them runs up to 8 processes, each up to MAX_RUNS times: under
+ * KASAN on s390x's emulation that is more than the harness' 30 s.
+ */
+#define SHARED_TIMEOUT	300
 
 static void warm_up(struct __test_metadata *_metadata, char *argv[], long long first,
 		    struct pcs *met)
@@ -1144,7 +1149,7 @@ static void first_then_next(struct __test_metadata *_metadata, char *argv[],
  * and its chains are whole.  Then the same with
  * kernel.unwind_tables_share=0: no hits, whole chains still.
  */
-TEST_F(disc, shared_next_process)
+TEST_F_TIMEOUT(disc, shared_next_process, SHARED_TIMEOUT)
 {
 	char path[PATH_MAX], *argv[] = { path, "qsort", SPIN_MS, NULL };
 	struct shared_stats d3;
@@ -1171,7 +1176,7 @@ TEST_F(disc, shared_next_process)
  * of root decoded, and decodes most rows of the pcs it meets; the next
  * process of root finds them again, and decodes few.
  */
-TEST_F(disc, shared_per_user)
+TEST_F_TIMEOUT(disc, shared_per_user, SHARED_TIMEOUT)
 {
 	char path[PATH_MAX], *root[] = { path, "qsort", SPIN_MS, NULL },
 	     *nobody[] = { path, "as-nobody", "qsort", SPIN_MS, NULL };
@@ -1219,7 +1224,7 @@ TEST_F(disc, shared_per_user)
  * registered by each process: their entries are prctl's, and share their
  * frames as the kernel's do.
  */
-TEST_F(disc, shared_registered)
+TEST_F_TIMEOUT(disc, shared_registered, SHARED_TIMEOUT)
 {
 	char path[PATH_MAX], *argv[] = { path, "qsort-register", SPIN_MS, NULL };
 
