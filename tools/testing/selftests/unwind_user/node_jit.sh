@@ -13,8 +13,8 @@
 #   - the loop's pace (the median of its rounds in each 250 ms of its
 #     CPU time while perf samples it) is printed next to that of the same
 #     run under `--call-graph fp` (the frame-pointer walk perf takes in
-#     the interrupt): a figure, which cpu_bound's test of
-#     kernel.unwind_user_cpu_time_max_percent stands behind;
+#     the interrupt), and must be at least a fifth of it: a floor, with
+#     cpu_bound's test of kernel.unwind_user_cpu_time_max_percent behind;
 #   - with that bound lifted, at 10 kHz, the chains of the samples whose
 #     leaf is JIT code (anonymous memory) must reach the thread's start
 #     (node's _start, or libc's __libc_start_call_main): at least 95%.
@@ -209,13 +209,13 @@ was=$(cat "$cpu_max")
 trap 'echo "$was" > "$cpu_max"; cleanup' EXIT
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..10"
 # node's files in the page cache: the first run of a booted guest spends
 # seconds of its CPU time reading them.
 "$node" "$tmp/hot.js" 500 > /dev/null
 # At the default bound of the walks' share of the task's CPU: lookups do
-# not repeat.  The program's pace is a figure, not a test: under emulation
-# it varies twofold from one 250 ms to the next.  (Measured here at 50 kHz:
+# not repeat.  The program's pace is mostly a figure: under emulation it
+# varies twofold from one 250 ms to the next, and only a floor is tested.  (Measured here at 50 kHz:
 # of 5.5 s of CPU time of node's main thread, its walks took 1.5 s, the
 # bound's share, and the rest of the kernel's work for its 33000 samples,
 # which the bound does not count, 0.9 s: the sampling interrupts, the task
@@ -227,8 +227,10 @@ for period in 100000 20000; do
 		what="node, $khz kHz, $mode"
 		tap $((lookups > 0 && repeat * 100 <= lookups * 5)) \
 		    "$what: misses remembered ($repeat repeated of $lookups lookups)"
-		echo "# $what: pace under fp,defer $defer rounds in 250 ms of CPU, under fp $fp" \
-		     "($((fp ? defer * 100 / fp : 0))%)"
+		# A floor, far below what runs give (32% to 96% of fp's
+		# pace): the program keeps running under fp,defer.
+		tap $((fp > 0 && defer * 5 >= fp)) \
+		    "$what: pace under fp,defer at least 1/5 of fp's ($defer vs $fp)"
 	done
 done
 # The chains, whole: under emulation a walk of node's stack takes more
