@@ -11,7 +11,7 @@ H := harness
 	clean help \
 	unit fuzz fuzz-pe fuzz-perf-pe bench bench-register bench-kernel bench-mm bench-e2e bench-share audit realbin \
 	check-debug \
-	registry-old wine wine-stock wine-loader demo-wine glibc cpython
+	registry-old wine wine-stock wine-loader demo-wine glibc cpython libgcc
 
 all: kernel perf selftests
 
@@ -79,6 +79,12 @@ glibc: kernel perf selftests
 # patches/cpython/ (cached), then -X perf and -X perf_jit in the guest
 cpython: kernel perf
 	@$(H)/cpython.sh
+
+# Debian trixie's GCC 14 libgcc_s with and without patches/libgcc/ (cached),
+# then a JIT that registers its .eh_frame with __register_frame() only, in
+# the guest: the prctl calls and the chains through the JIT's frames.
+libgcc: kernel perf selftests
+	@$(H)/libgcc.sh
 
 check:
 	@$(H)/check.sh
