@@ -35,13 +35,14 @@ selftests: kernel
 
 # make run CMD='uname -a'   (a command line run by a shell in the guest)
 # make vm                   (an interactive shell in the guest)
-# ARCH=s390: the s390x kernel and selftests in a qemu-system-s390x guest
-# (no perf there: the tests use perf_event_open() directly).
+# ARCH=s390, ARCH=arm64: the s390x or arm64 kernel and selftests in a
+# qemu-system-s390x or qemu-system-aarch64 guest (no perf there: the tests
+# use perf_event_open() directly).
 # CMD reaches vm.sh as one argument, quoted here once and unexpanded by
 # make ($(value)): its pipes, ';' and redirections run in the guest, never
 # in the shell of this recipe on the host.  Unexported, or make would
 # expand it ($(shell ...) included) for the recipe's environment.
-ifneq ($(filter s390 s390x,$(ARCH)),)
+ifneq ($(filter s390 s390x arm64 aarch64,$(ARCH)),)
 GUEST := kernel selftests
 else
 GUEST := kernel perf selftests
@@ -194,7 +195,7 @@ series: tree
 	@$(H)/series.py format "$${UNWIND_CACHE:-$$HOME/.cache/unwind-user}/src/linux" \
 		HEAD "$${UNWIND_CACHE:-$$HOME/.cache/unwind-user}/series/patches"
 
-# checkpatch on each patch, and each commit built on x86-64 and s390x
+# checkpatch on each patch, and each commit built on x86-64, s390x and arm64
 # (SERIES_ARCHES, SERIES_FROM, SERIES_TO to narrow it down).
 series-check: deps
 	@$(H)/series-check.sh

@@ -4,7 +4,7 @@
 # make check: build everything, boot it, run every test, and end with
 # "N passed, N failed".  Exits non-zero when anything failed.
 set -uo pipefail
-# Both architectures, whatever ARCH says: x86-64 first, then s390x.
+# All architectures, whatever ARCH says: x86-64, then s390x, then arm64.
 unset ARCH
 . "$(dirname "$0")/common.sh"
 
@@ -12,7 +12,7 @@ mkdir -p "$RESULTS"
 results=$RESULTS/check.results
 logs=$RESULTS/check-logs
 rm -rf "$logs"
-mkdir -p "$logs" "$logs/s390x" "$logs/guest" "$logs/s390x/guest"
+mkdir -p "$logs" "$logs/s390x" "$logs/guest" "$logs/s390x/guest" "$logs/arm64" "$logs/arm64/guest"
 : > "$results"
 t0=$(date +%s)
 
@@ -161,6 +161,37 @@ else
 fi
 log "s390x took $(($(date +%s) - s390_start)) s"
 
+# arm64: the cross-built kernel and selftests in a qemu-system-aarch64 guest
+# (-cpu max: pointer authentication).  The table reader's arm64 rules are
+# tested in the x86-64 user-space build (run_unit); it does not run as
+# arm64 code under qemu-aarch64 yet.  Every line is prefixed "arm64/".
+arm64_start=$(date +%s)
+arm64=(env ARCH=arm64)
+arm64_kernel_ok=0
+step arm64/kernel "${arm64[@]}" "$HARNESS/kernel.sh" && arm64_kernel_ok=1
+[ $arm64_kernel_ok = 1 ] && step arm64/sparse-w1 "${arm64[@]}" "$HARNESS/style.sh" sparse
+[ $arm64_kernel_ok = 1 ] && step arm64/harness-selftest "$HARNESS/selftest.sh" arm64
+arm64_selftests_ok=0
+[ $arm64_kernel_ok = 1 ] && step arm64/selftests-build "${arm64[@]}" "$HARNESS/selftests.sh" &&
+	arm64_selftests_ok=1
+if [ $arm64_selftests_ok = 1 ]; then
+	start=$(date +%s)
+	"${arm64[@]}" VM_CONSOLE_DIR="$consoles/arm64" "$HARNESS/vm.sh" -t 1500 \
+		"$CACHE/build/selftests-arm64$KSUF/install/run_kselftest.sh" \
+		> "$logs/arm64-guest.log" 2>&1
+	rc=$?
+	"$HARNESS/tap.py" arm64/guest < "$logs/arm64-guest.log" |
+	while IFS=$'\t' read -r v name detail; do
+		record "$v" "$name" "$detail"
+	done
+	[ $rc -eq 0 ] || record FAIL arm64/guest/run_kselftest "exit $rc, $logs/arm64-guest.log"
+	log "arm64 guest tests took $(($(date +%s) - start)) s"
+	step arm64/guest/console-scan "$HARNESS/splat-scan.py" "$consoles/arm64"/*.log
+else
+	record FAIL arm64/guest "not run: the arm64 kernel or selftests did not build"
+fi
+log "arm64 took $(($(date +%s) - arm64_start)) s"
+
 pass=$(grep -c '^PASS' "$results")
 xfail=$(grep -c '^XFAIL' "$results")
 fail=$(grep -c '^FAIL' "$results")
@@ -170,11 +201,11 @@ if [ "$xfail" -gt 0 ]; then
 	grep '^XFAIL' "$results" | cut -f2 | sed 's/^/  /'
 fi
 # Each architecture on its own line, then the total.
-for a in x86-64 s390x; do
-	if [ $a = s390x ]; then
-		sel() { grep -P '^\w+\ts390x/' "$results"; }
+for a in x86-64 s390x arm64; do
+	if [ $a = x86-64 ]; then
+		sel() { grep -vP '^\w+\t(s390x|arm64)/' "$results"; }
 	else
-		sel() { grep -vP '^\w+\ts390x/' "$results"; }
+		sel() { grep -P "^\\w+\\t$a/" "$results"; }
 	fi
 	echo "$a: $(sel | grep -cE '^(PASS|XFAIL)') passed, $(sel | grep -c '^FAIL') failed"
 done

@@ -32,12 +32,13 @@ SRC=$CACHE/src/linux$KSUF
 case "${ARCH:-}" in
 ''|x86|x86_64) UU_ARCH=x86_64 ;;
 s390|s390x) UU_ARCH=s390x ;;
-*) echo "error: ARCH=$ARCH: only x86_64 and s390 (s390x) are supported" >&2; exit 2 ;;
+arm64|aarch64) UU_ARCH=arm64 ;;
+*) echo "error: ARCH=$ARCH: only x86_64, s390 (s390x) and arm64 are supported" >&2; exit 2 ;;
 esac
 unset ARCH
-# The s390x cross compiler, unpacked by cross-s390x.sh (it cannot be
+# The s390x and arm64 cross compilers, unpacked by cross.sh (they cannot be
 # installed next to gcc-multilib).
-PATH=$CACHE/cross-s390x/usr/bin:$PATH
+PATH=$CACHE/cross-s390x/usr/bin:$CACHE/cross-aarch64/usr/bin:$PATH
 # Kernels other than the series' own, each built and booted apart:
 #   KVARIANT=debug	make check-debug's: harness/x86_64-debug.config on top
 #   KVARIANT=plain	pristine Linux 7.2, same config, to compare against
@@ -58,18 +59,29 @@ if [ "$KVARIANT" = plain ] || [ "$KVARIANT" = series ]; then
 fi
 PERF_OUT=$CACHE/build/perf$KSUF
 USER_OUT=$CACHE/build/user$KSUF
-if [ "$UU_ARCH" = s390x ]; then
+# The kernel's name for the architecture, the cross tools, the image kbuild
+# makes (KTARGET) and where.
+case $UU_ARCH in
+s390x)
 	SELFTESTS_OUT=$CACHE/build/selftests-s390x$KSUF
-	# Cross tools, and the kernel's name for the architecture.
 	KARCH=s390
 	CROSS=s390x-linux-gnu-
-	KIMAGE=$KBUILD/arch/s390/boot/bzImage
-else
+	KTARGET=bzImage
+	;;
+arm64)
+	SELFTESTS_OUT=$CACHE/build/selftests-arm64$KSUF
+	KARCH=arm64
+	CROSS=aarch64-linux-gnu-
+	KTARGET=Image
+	;;
+*)
 	SELFTESTS_OUT=$CACHE/build/selftests$KSUF
 	KARCH=x86
 	CROSS=
-	KIMAGE=$KBUILD/arch/x86/boot/bzImage
-fi
+	KTARGET=bzImage
+	;;
+esac
+KIMAGE=$KBUILD/arch/$KARCH/boot/$KTARGET
 AUDIT_OUT=$CACHE/build/audit
 RESULTS=$CACHE/results$KSUF
 VNG_DIR=$CACHE/vng

@@ -13,10 +13,13 @@ pkgs=(build-essential gcc-multilib g++-multilib flex bison bc libelf-dev
       qemu-system-x86 python3 python3-argcomplete python3-requests
       libunwind-dev clang libclang-rt-14-dev binutils gdb rsync liburcu-dev
       gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 strace
-      # The s390x guest and cross builds (gcc and g++ themselves are
-      # unpacked by cross-s390x.sh: they conflict with gcc-multilib).
+      # The s390x and arm64 guests and cross builds (gcc and g++
+      # themselves are unpacked by cross.sh: they conflict with
+      # gcc-multilib).
       binutils-s390x-linux-gnu cpp-12-s390x-linux-gnu libgcc-12-dev-s390x-cross
       libstdc++-12-dev-s390x-cross libc6-dev-s390x-cross qemu-system-misc
+      binutils-aarch64-linux-gnu cpp-12-aarch64-linux-gnu libgcc-12-dev-arm64-cross
+      libstdc++-12-dev-arm64-cross libc6-dev-arm64-cross qemu-system-arm
       qemu-user)
 
 missing=()
@@ -36,4 +39,5 @@ fi
 "$HARNESS/fetch-deb.sh" virtme-ng "$VNG_PIN" >/dev/null
 # Test inputs only: check.sh reports a failure here as its own.
 "$HARNESS/msvc-pe.sh" >/dev/null || log "msvc-pe.sh failed: no MSVC images for the PE oracle"
-"$HARNESS/cross-s390x.sh"
+"$HARNESS/cross.sh" s390x-linux-gnu
+"$HARNESS/cross.sh" aarch64-linux-gnu

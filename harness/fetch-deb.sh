@@ -71,10 +71,14 @@ if [ -n "$want" ]; then
 fi
 [ -n "$ver" ] || ver=$(echo "$versions" | head -n1)
 
-deb=$(ls "$cache/debs/${pkg}_${ver//:/%3a}_"*.deb 2>/dev/null | head -n1 || true)
+# The same version exists for several architectures (busybox-static for
+# s390x and arm64): the cached file must be this one's, or "all".
+debs() { ls "$cache/debs/${pkg}_${ver//:/%3a}_$deb_arch.deb" \
+	    "$cache/debs/${pkg}_${ver//:/%3a}_all.deb" 2>/dev/null | head -n1; }
+deb=$(debs || true)
 if [ -z "$deb" ]; then
 	(cd "$cache/debs" && apt-get "${apt_opts[@]}" -qq download "$pkg=$ver" >&2)
-	deb=$(ls "$cache/debs/${pkg}_${ver//:/%3a}_"*.deb | head -n1)
+	deb=$(debs)
 fi
 echo "fetch-deb: $pkg $ver" >&2
 echo "$deb"

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Configure (tinyconfig + harness/$UU_ARCH.config, + $UU_ARCH-debug.config
-# for KVARIANT=debug) and build bzImage out of tree with ccache.
+# for KVARIANT=debug) and build the kernel's image out of tree with ccache.
 # Incremental: the config is regenerated only when a fragment changes, and
-# kbuild rebuilds only what the tree changed.  ARCH=s390 cross-builds the
-# s390x kernel (s390x-linux-gnu-gcc) in its own build directory.
+# kbuild rebuilds only what the tree changed.  ARCH=s390 and ARCH=arm64
+# cross-build (s390x-linux-gnu-gcc, aarch64-linux-gnu-gcc), each in its own
+# build directory.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -63,9 +64,9 @@ for frag in $KFRAGS; do
 done
 [ $lost = 0 ] || die "options of ${KVARIANT:-the} fragment did not stick"
 
-log "building bzImage in $KBUILD"
+log "building $KTARGET in $KBUILD"
 start=$(date +%s)
-"${mk[@]}" bzImage
+"${mk[@]}" "$KTARGET"
 # The PE backend (CONFIG_UNWIND_USER_PE=m); the guest loads it from here.
 if grep -q "^CONFIG_MODULES=y" "$KBUILD/.config"; then
 	"${mk[@]}" modules

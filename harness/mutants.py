@@ -15,6 +15,10 @@ clean tree at the end.  Prints a line per mutant and "N of N mutants
 killed"; exits non-zero unless all were.
 
     mutants.py [NAME...]    only the mutants named
+
+A mutant of another architecture's code ("arch": "arm64") runs under
+ARCH=arm64 only, its kernel and guest that architecture's; a run for
+another architecture lists it as not run.
 """
 import os
 import re
@@ -180,6 +184,41 @@ MUTANTS = [
          new="\tif (pct <= 0 || pct >= 0)",
          expect="share_bounded: Test failed",
          why="the walks take any share of the task's CPU"),
+    dict(name="pac-not-stripped", kind="guest", arch="arm64",
+         test="./callchain -r chain.fp_pac.cpu_clock",
+         file="arch/arm64/include/asm/unwind_user.h",
+         old="\treturn ptrauth_strip_user_insn_pac(ra);",
+         new="\treturn ra;",
+         expect="chains from d incomplete",
+         why="return addresses signed with pointer authentication are used as read"),
+    dict(name="entry-not-seen", kind="guest", arch="arm64",
+         test="./callchain -r chain.fp_pac.uprobe_entry",
+         file="arch/arm64/include/asm/unwind_user.h",
+         old="\treturn is_uprobe_at_func_entry(regs);",
+         new="\treturn false;",
+         expect="chains from d incomplete",
+         why="a uprobe on a function's first instruction taken for one past its prologue"),
+    dict(name="cfa-at-sp-refused", kind="guest", arch="arm64",
+         test="./callchain -r chain.fp.uprobe_entry",
+         file="kernel/unwind/user.c",
+         old="\treturn cfa == state->sp && !unwind_user_entry_cfa_off(state->ws) &&",
+         new="\treturn 0 && cfa == state->sp && !unwind_user_entry_cfa_off(state->ws) &&",
+         expect="chains from d incomplete",
+         why="a topmost CFA at the stack pointer refused where calls push nothing"),
+    dict(name="cfa-low-exact", kind="guest", arch="arm64",
+         test="./callchain -r chain.fp.uretprobes",
+         file="arch/arm64/include/asm/unwind_user.h",
+         old="\t\t.cfa_low = true,",
+         new="\t\t.cfa_low = false,",
+         expect="chains from d incomplete",
+         why="a frame record's CFA taken as exact: GCC frames' uretprobes not matched"),
+    dict(name="negate-ra-refused", kind="guest", arch="arm64",
+         test="./callchain -r chain.nofp_pac.cpu_clock",
+         file="kernel/unwind/cfi.c",
+         old="\tif (op == DW_CFA_GNU_window_save && st->negate_ra_state) {",
+         new="\tif (op == DW_CFA_GNU_window_save && st->negate_ra_state && 0) {",
+         expect="chains from d incomplete",
+         why="DW_CFA_AARCH64_negate_ra_state refused: pac-ret code without frame pointers"),
 ]
 
 
@@ -236,6 +275,10 @@ def main():
     todo = [m for m in MUTANTS if not names or m["name"] in names]
     if names and len(todo) != len(names):
         raise SystemExit(f"unknown mutant in {names}")
+    arch = env("UU_ARCH")
+    for m in [m for m in todo if m.get("arch", "x86_64") != arch]:
+        print(f"not run  {m['name']}: ARCH={m['arch']} only", flush=True)
+    todo = [m for m in todo if m.get("arch", "x86_64") == arch]
     if run(["git", "-C", src, "diff", "--quiet"]).returncode:
         raise SystemExit(f"{src} has changes: run harness/tree.sh first")
     killed = 0

@@ -190,8 +190,13 @@ guest)
 	exit $fail
 	;;
 s390x)
-	# The same contract for the s390x guest (vm-s390x.sh).
+	# The same contract for the s390x guest (vm-initramfs.sh).
 	guest_selftest s390 s390x
+	exit $fail
+	;;
+arm64)
+	# ... and for the arm64 guest.
+	guest_selftest arm64 arm64
 	exit $fail
 	;;
 esac

@@ -4,7 +4,7 @@
 # make series-check: the series as a maintainer receives it.  Formats it
 # (make series), runs checkpatch --strict on every patch, checks that its
 # last commit is the tree make check tests, then builds every commit in
-# turn, for x86-64 and s390x (SERIES_ARCHES), incrementally, in a worktree
+# turn, for x86-64, s390x and arm64 (SERIES_ARCHES), incrementally, in a worktree
 # and build directories of its own (KVARIANT=series).  SERIES_FROM and
 # SERIES_TO (1-based) limit the commits built.  Prints one line per commit
 # and architecture, and "N passed, N failed".  SERIES_BUILD_ONLY=1 skips
@@ -59,7 +59,7 @@ for ((i = from; i <= to; i++)); do
 	c=${commits[i - 1]}
 	git -C "$wt" checkout -q -f --detach "$c"
 	subject=$(git -C "$wt" log -1 --format=%s "$c")
-	for arch in ${SERIES_ARCHES:-x86_64 s390x}; do
+	for arch in ${SERIES_ARCHES:-x86_64 s390x arm64}; do
 		log=$logs/build-$i-$arch.log
 		start=$(date +%s)
 		if ARCH=$arch KVARIANT=series "$HARNESS/kernel.sh" >"$log" 2>&1; then

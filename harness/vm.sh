@@ -19,9 +19,9 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-# ARCH=s390: qemu-system-s390x with an initramfs instead (same options).
-if [ "$UU_ARCH" = s390x ]; then
-	ARCH=s390 exec "$HARNESS/vm-s390x.sh" "$@"
+# ARCH=s390 and ARCH=arm64: QEMU with an initramfs instead (same options).
+if [ "$UU_ARCH" != x86_64 ]; then
+	ARCH=$KARCH exec "$HARNESS/vm-initramfs.sh" "$@"
 fi
 
 limit=600

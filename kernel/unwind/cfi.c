@@ -58,6 +58,7 @@ struct cfi_state {
 	u16				insns;	/* instructions run so far */
 	u8				depth;	/* rows in stack[] */
 	u16				fp_column;
+	bool				negate_ra_state;
 	struct cfi_cells		row;
 	struct cfi_rule			init_ra; /* after the CIE's instructions, */
 	struct cfi_rule			init_fp; /* for DW_CFA_restore */
@@ -154,6 +155,11 @@ static int cfi_decode(struct cfi_state *st, struct cfi_insn *insn)
 		return 0;
 	}
 
+	/* AArch64's negate_ra_state: nothing to do (see eh_frame_regs). */
+	if (op == DW_CFA_GNU_window_save && st->negate_ra_state) {
+		insn->op = DW_CFA_nop;
+		return 0;
+	}
 	/* Known, but for architectures this does not run on. */
 	if (op == DW_CFA_GNU_window_save || op == DW_CFA_MIPS_advance_loc8)
 		return -EOPNOTSUPP;
@@ -571,6 +577,7 @@ static int cfi_run(const struct eh_frame_section *sec,
 	st.insns = 0;
 	st.depth = 0;
 	st.fp_column = regs->fp;
+	st.negate_ra_state = regs->negate_ra_state;
 	st.row.cfa = (struct cfi_rule){ .type = CFI_RULE_UNDEFINED };
 	st.row.ra = (struct cfi_rule){ .type = CFI_RULE_SAME };
 	st.row.fp = (struct cfi_rule){ .type = CFI_RULE_SAME };
@@ -675,5 +682,6 @@ int cfi_row_frame(const struct eh_frame_section *sec,
 	frame->sp_off = -(s32)regs->cfa_off;
 	frame->sp_deref = false;
 	frame->signal = row->signal;
+	frame->cfa_low = false;
 	return ret;
 }

@@ -631,6 +631,10 @@ eh_frame_decode_cie(const struct eh_frame_section *sec, unsigned long cie_addr,
 		case 'S':	/* signal frame */
 			cie->signal_frame = true;
 			break;
+		case 'B':	/* AArch64: return addresses signed with the B key */
+		case 'G':	/* AArch64: tagged stack frames (MTE) */
+			/* No data; the walk strips signatures of either key. */
+			break;
 		default:
 			return -EOPNOTSUPP;
 		}

@@ -29,6 +29,13 @@ struct eh_frame_regs {
 	u16	fp;
 	u16	ra;
 	u16	cfa_off;
+	/*
+	 * DW_CFA 0x2d is AArch64's negate_ra_state: whether the return
+	 * address is signed from there on.  The walk strips every return
+	 * address it reads (unwind_user_strip_ra()), so the reader skips it;
+	 * elsewhere it is SPARC's window save, which no table here holds.
+	 */
+	bool	negate_ra_state;
 };
 
 /*

@@ -214,11 +214,16 @@ static atomic_long_t registry_module_requests;
 #endif
 
 /* The DWARF numbers of the registers the generic frame rules know. */
+#ifndef UNWIND_USER_DWARF_NEGATE_RA_STATE
+#define UNWIND_USER_DWARF_NEGATE_RA_STATE	false
+#endif
+
 static const struct eh_frame_regs eh_frame_regs = {
 	.sp = UNWIND_USER_DWARF_SP,
 	.fp = UNWIND_USER_DWARF_FP,
 	.ra = UNWIND_USER_DWARF_RA,
 	.cfa_off = UNWIND_USER_DWARF_CFA_OFF,
+	.negate_ra_state = UNWIND_USER_DWARF_NEGATE_RA_STATE,
 };
 
 #if defined(UNWIND_USER_DWARF_SP_32) && defined(CONFIG_COMPAT)

@@ -321,7 +321,10 @@ static void test_augmentations(void)
 		{ "z", 0, 0, 0, 0 },
 		{ "", 0, 0, 0, 0 },
 		{ "eh", 0, 0, 0, 0 },
-		{ "zRB", 0, 0, 0, -EOPNOTSUPP },
+		/* AArch64's B key and tagged frames: no data. */
+		{ "zRB", 0, 0, 0, 0 },
+		{ "zRBG", 0, 0, 0, 0 },
+		{ "zRX", 0, 0, 0, -EOPNOTSUPP },
 		{ "zRRRRRRR", 0, 0, 0, -EOPNOTSUPP },
 		{ "R", 0, 0, 0, -EOPNOTSUPP },
 		{ "zR", 0, 0, -1, -EINVAL },
@@ -363,7 +366,7 @@ static void test_augmentations(void)
 	}
 }
 
-UNIT_TEST(test_augmentations, "augmentations z, R, P, L, S, eh", HDR_MODES);
+UNIT_TEST(test_augmentations, "augmentations z, R, P, L, S, B, G, eh", HDR_MODES);
 
 static void test_dwarf64(void)
 {

@@ -372,3 +372,35 @@ static void test_untracked_and_misc(void)
 
 UNIT_TEST(test_untracked_and_misc, "untracked registers, nop, GNU_args_size, expressions skipped",
 	  0);
+
+/*
+ * DW_CFA 0x2d: AArch64's negate_ra_state, which the reader skips where the
+ * architecture says so (the walk strips every return address), and
+ * refuses elsewhere (SPARC's window save).
+ */
+static void test_negate_ra_state(void)
+{
+	static const u8 insns[] = {
+		DW_CFA_GNU_window_save,
+		DW_CFA_advance_loc | 1,
+		DW_CFA_def_cfa_offset, 16,
+		DW_CFA_GNU_window_save,
+	};
+	static struct eh_frame_regs regs_negate;
+
+	regs_negate = regs64;
+	regs_negate.negate_ra_state = true;
+	reset(8);
+	R = &regs_negate;
+	one_fde(NULL, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT(F0, SP(8), AT_CFA(-8), RETAIN);
+	EXPECT(F0 + 1, SP(16), AT_CFA(-8), RETAIN);
+
+	reset(8);
+	one_fde(NULL, insns, sizeof(insns), 0x100);
+	EXPECT_INIT(0);
+	EXPECT_ERR(F0, -EOPNOTSUPP);
+}
+
+UNIT_TEST(test_negate_ra_state, "DW_CFA 0x2d: AArch64's negate_ra_state, refused elsewhere", 0);

@@ -12,6 +12,10 @@
  * PERF_RECORD_CALLCHAIN_DEFERRED record and is symbolized with the program's
  * own symbol table, never with the unwinder's help.  A copy of a program
  * whose .eh_frame is garbage must still give partial chains.
+ *
+ * On arm64 the program is also built with its return addresses signed
+ * (-mbranch-protection=pac-ret, pac-ret+leaf, pac-ret+b-key), with and
+ * without frame pointers, and uretprobes on a, b, c and d replace theirs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -176,6 +180,33 @@ FIXTURE_VARIANT_ADD(chain, fp) {
 	.prog = "workload-fp",		/* -O2, frame pointers */
 };
 
+#ifdef __aarch64__
+/* Return addresses signed with the A key, in functions that save them. */
+FIXTURE_VARIANT_ADD(chain, fp_pac) {
+	.prog = "workload-fp-pac",
+};
+
+/* In every function, leaves included: d signs x30 too. */
+FIXTURE_VARIANT_ADD(chain, fp_pac_leaf) {
+	.prog = "workload-fp-pac-leaf",
+};
+
+/* With the B key. */
+FIXTURE_VARIANT_ADD(chain, fp_pac_bkey) {
+	.prog = "workload-fp-pac-bkey",
+};
+
+/* No frame pointers: the CFI negates the return address's state. */
+FIXTURE_VARIANT_ADD(chain, nofp_pac) {
+	.prog = "workload-nofp-pac",
+};
+
+/* The same with the B key: "B" in the CIE's augmentation. */
+FIXTURE_VARIANT_ADD(chain, nofp_pac_bkey) {
+	.prog = "workload-nofp-pac-bkey",
+};
+#endif
+
 FIXTURE_VARIANT_ADD(chain, nofp) {
 	.prog = "workload-nofp",	/* -O2 -fomit-frame-pointer */
 };
@@ -329,6 +360,54 @@ TEST_F(chain, cpu_clock)
 		check_outermost(_metadata, &self->cap, &self->syms, self->prog, "d",
 				variant->outermost);
 }
+
+#ifdef __aarch64__
+/*
+ * Uretprobes on a, b, c and d: each replaced its return address, in x30 at
+ * its entry, with the [uprobes] trampoline, which the function then signed
+ * (pac-ret) and saved in its frame record.  The walk must strip it and put
+ * the real one back: the chains of cpu-clock samples in d are those
+ * without the probes.  GCC puts the frame record at the bottom of the
+ * frame: the stack pointer at d's entry, which identifies its uretprobe,
+ * is 112 bytes above d's record, where a, b and c have no locals and
+ * their records at the top.
+ */
+TEST_F(chain, uretprobes)
+{
+	static const char * const funcs[] = { "a", "b", "c", "d" };
+	char *argv[] = { self->prog, "spin", "500", NULL };
+	struct perf_event_attr attr, ret[4];
+	uint64_t counts[4] = { 0 };
+	int err;
+
+	for (unsigned int i = 0; i < 4; i++) {
+		const struct elf_sym *fn = elf_syms_find(&self->syms, funcs[i]);
+
+		ASSERT_NE(NULL, fn);
+		ASSERT_EQ(0, chain_attr_uretprobe(&ret[i], self->prog,
+						  elf_vaddr_to_offset(&self->syms, fn->addr)))
+			TH_LOG("no uprobe PMU with a retprobe format bit");
+		/* Just there, counting: it changes the stack, it takes no samples. */
+		ret[i].sample_period = 0;
+		ret[i].sample_type = 0;
+		ret[i].defer_callchain = 0;
+		ret[i].mmap = 0;
+		ret[i].mmap2 = 0;
+	}
+	chain_attr_cpu_clock(&attr, 1000000);
+	err = chain_run_extra(&self->cap, &attr, argv, false, ret, 4, counts);
+	ASSERT_EQ(0, err) TH_LOG("cannot profile %s: %s", self->prog, strerror(-err));
+	ASSERT_TRUE(WIFEXITED(self->cap.exit_status) && !WEXITSTATUS(self->cap.exit_status))
+		TH_LOG("%s exited with status %#x", self->prog, self->cap.exit_status);
+	/* a, b, c and d run once: each uretprobe fires once, at their return. */
+	for (unsigned int i = 0; i < 4; i++) {
+		EXPECT_EQ(1U, counts[i])
+			TH_LOG("the uretprobe on %s fired %llu times", funcs[i],
+			       (unsigned long long)counts[i]);
+	}
+	check_samples(_metadata, &self->cap, &self->syms, self->prog, abcd, 5, 30);
+}
+#endif
 
 /*
  * Programs that exercise the registry: threads, fork, exec, and a deep

@@ -1,22 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot the s390x kernel under qemu-system-s390x (TCG) from an initramfs, run
-# one command in it and power off: vm.sh's contract for ARCH=s390.  Prints
-# the command's output and exits with its status.
+# Boot the s390x or arm64 kernel under QEMU (TCG) from an initramfs, run one
+# command in it and power off: vm.sh's contract for ARCH=s390 and
+# ARCH=arm64.  Prints the command's output and exits with its status.
 #
-#   ARCH=s390 vm.sh [-t SECONDS] [-i] CMD [ARGS...]
+#   ARCH=s390|arm64 vm.sh [-t SECONDS] [-i] CMD [ARGS...]
 #
 # The initramfs is two cpio archives, one after the other: a cached base
-# (Debian's static busybox for s390x, the s390x glibc and libstdc++ of
-# libc6-s390x-cross and libstdc++6-s390x-cross, an /init) and one made for
-# the run, which holds the command and the s390x selftests at the path they
-# have on the host, so that the same command line works on both sides.
-# Output and status come back over the console, which carries the kernel
-# log too: each line of the command's output behind the prefix "@@o ", its
-# status on a marker line.  The whole console is kept in
+# (initramfs.sh: Debian's static busybox for the architecture, its glibc
+# and libstdc++ from the host's *-cross packages, an /init) and one made for
+# the run, which holds the command and the architecture's selftests at the
+# path they have on the host, so that the same command line works on both
+# sides.  Output and status come back over the console, which carries the
+# kernel log too: each line of the command's output behind the prefix
+# "@@o ", its status on a marker line.  The whole console is kept in
 # $CACHE/results/vm.*/console.log, and copied (without CRs) into
 # $VM_CONSOLE_DIR, if set, as vm.sh does.
+#
+# arm64: the virt machine with -cpu max, which implements pointer
+# authentication (pauth-impdef: QEMU's cheap algorithm in place of QARMA,
+# which TCG would spend most of its time on); the console is the PL011.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -31,11 +35,19 @@ while getopts "t:i" opt; do
 done
 shift $((OPTIND - 1))
 
-[ -f "$KIMAGE" ] || die "no kernel at $KIMAGE: run 'make kernel ARCH=s390' first"
-command -v qemu-system-s390x >/dev/null || die "qemu-system-s390x is missing (qemu-system-misc)"
+case $UU_ARCH in
+s390x)
+	qemu=(qemu-system-s390x -machine s390-ccw-virtio -cpu max) console=ttysclp0 pkg=qemu-system-misc ;;
+arm64)
+	qemu=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on) console=ttyAMA0
+	pkg=qemu-system-arm ;;
+*)	die "vm-initramfs.sh: ARCH=s390 or ARCH=arm64" ;;
+esac
+[ -f "$KIMAGE" ] || die "no kernel at $KIMAGE: run 'make kernel ARCH=$KARCH' first"
+command -v "${qemu[0]}" >/dev/null || die "${qemu[0]} is missing ($pkg)"
 
-"$HARNESS/initramfs-s390x.sh" >&2
-base=$CACHE/build/s390x-initramfs/base.cpio
+ARCH=$KARCH "$HARNESS/initramfs.sh" >&2
+base=$CACHE/build/$UU_ARCH-initramfs/base.cpio
 
 mkdir -p "$RESULTS"
 out=$(mktemp -d "$RESULTS/vm.XXXXXX")
@@ -66,9 +78,9 @@ done
 (cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$out/run.cpio"
 cat "$base" "$out/run.cpio" > "$out/initrd.cpio"
 
-qemu=(qemu-system-s390x -machine s390-ccw-virtio -accel tcg -cpu max -m 2048
-      -smp 1 -nographic -no-reboot -kernel "$KIMAGE" -initrd "$out/initrd.cpio"
-      -append "console=ttysclp0 panic=-1 oops=panic rdinit=/init${VM_APPEND:+ $VM_APPEND}")
+qemu+=(-accel tcg -m 2048 -smp 1 -nographic -no-reboot -kernel "$KIMAGE"
+       -initrd "$out/initrd.cpio"
+       -append "console=$console panic=-1 oops=panic rdinit=/init${VM_APPEND:+ $VM_APPEND}")
 
 if [ -n "$interactive" ]; then
 	exec "${qemu[@]}"
