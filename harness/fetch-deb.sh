@@ -73,12 +73,18 @@ fi
 
 # The same version exists for several architectures (busybox-static for
 # s390x and arm64): the cached file must be this one's, or "all".
-debs() { ls "$cache/debs/${pkg}_${ver//:/%3a}_$deb_arch.deb" \
-	    "$cache/debs/${pkg}_${ver//:/%3a}_all.deb" 2>/dev/null | head -n1; }
-deb=$(debs || true)
-if [ -z "$deb" ]; then
+debs() {
+	local f
+
+	for f in "$cache/debs/${pkg}_${ver//:/%3a}_$deb_arch.deb" \
+		 "$cache/debs/${pkg}_${ver//:/%3a}_all.deb"; do
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
+if ! deb=$(debs); then
 	(cd "$cache/debs" && apt-get "${apt_opts[@]}" -qq download "$pkg=$ver" >&2)
-	deb=$(debs)
+	deb=$(debs) || { echo "fetch-deb: $pkg $ver ($deb_arch) downloaded, but not found" >&2; exit 1; }
 fi
 echo "fetch-deb: $pkg $ver" >&2
 echo "$deb"
