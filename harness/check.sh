@@ -36,6 +36,16 @@ step() {
 	return $rc
 }
 
+# tap_results NAME LOG RC [FAILNAME]: record each test of LOG's TAP
+# (harness/tap.py names them under NAME), and a failure of FAILNAME (NAME)
+# if the program that wrote LOG exited with RC.
+tap_results() {
+	"$HARNESS/tap.py" "$1" < "$2" | while IFS=$'\t' read -r v name detail; do
+		record "$v" "$name" "$detail"
+	done
+	[ "$3" -eq 0 ] || record FAIL "${4:-$1}" "exit $3, $2"
+}
+
 # Prerequisites: without them nothing else can run.
 step deps "$HARNESS/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 step tree "$HARNESS/tree.sh" || { echo "0 passed, 2 failed"; exit 1; }
@@ -63,12 +73,7 @@ if [ -d "$uu" ]; then
 	if step user-build "${umake[@]}" all; then
 		for t in unit unit-san pe-unit pe-unit-san; do
 			"$USER_OUT/$t" > "$logs/user-$t.log" 2>&1
-			rc=$?
-			"$HARNESS/tap.py" "user/$t" < "$logs/user-$t.log" |
-			while IFS=$'\t' read -r v name detail; do
-				record "$v" "$name" "$detail"
-			done
-			[ $rc -eq 0 ] || record FAIL "user/$t" "exit $rc, $logs/user-$t.log"
+			tap_results "user/$t" "$logs/user-$t.log" $?
 		done
 		step user-oracle "${umake[@]}" run_oracle &&
 			grep '^oracle:' "$logs/user-oracle.log" | sed 's/^/    /'
@@ -80,12 +85,7 @@ if [ -d "$uu" ]; then
 	# kernel/unwind/registry.c over the real maple tree (ASan+UBSan).
 	if step user-registry-build "${umake[@]}" registry; then
 		"$USER_OUT/registry-test" > "$logs/user-registry.log" 2>&1
-		rc=$?
-		"$HARNESS/tap.py" user/registry < "$logs/user-registry.log" |
-		while IFS=$'\t' read -r v name detail; do
-			record "$v" "$name" "$detail"
-		done
-		[ $rc -eq 0 ] || record FAIL user/registry "exit $rc, $logs/user-registry.log"
+		tap_results user/registry "$logs/user-registry.log" $?
 	fi
 else
 	# The series adds it: a tree without it is a broken tree, not a skip.
@@ -103,11 +103,7 @@ if [ $selftests_ok = 1 ]; then
 	start=$(date +%s)
 	VM_CONSOLE_DIR=$consoles/x86_64 "$HARNESS/vm.sh" -t 1200 \
 		"$SELFTESTS_OUT/install/run_kselftest.sh" > "$logs/guest.log" 2>&1
-	rc=$?
-	"$HARNESS/tap.py" guest < "$logs/guest.log" | while IFS=$'\t' read -r v name detail; do
-		record "$v" "$name" "$detail"
-	done
-	[ $rc -eq 0 ] || record FAIL guest/run_kselftest "exit $rc, $logs/guest.log"
+	tap_results guest "$logs/guest.log" $? guest/run_kselftest
 	log "guest tests took $(($(date +%s) - start)) s"
 	# The PE backend under real Wine, against Wine's own unwinder.
 	step guest/wine env VM_CONSOLE_DIR="$consoles/x86_64" "$HARNESS/wine.sh"
@@ -120,77 +116,44 @@ else
 	record FAIL guest "not run: the kernel or the selftests did not build"
 fi
 
-# s390x: the cross-built kernel and selftests in a qemu-system-s390x guest,
-# and the unwinder's C as big-endian s390x code under qemu-s390x.  Every
-# line is prefixed "s390x/".
-s390_start=$(date +%s)
-s390=(env ARCH=s390)
-s390_kernel_ok=0
-step s390x/kernel "${s390[@]}" "$HARNESS/kernel.sh" && s390_kernel_ok=1
-[ $s390_kernel_ok = 1 ] && step s390x/sparse-w1 "${s390[@]}" "$HARNESS/style.sh" sparse
-[ $s390_kernel_ok = 1 ] && step s390x/harness-selftest "$HARNESS/selftest.sh" s390x
-s390_selftests_ok=0
-[ $s390_kernel_ok = 1 ] && step s390x/selftests-build "${s390[@]}" "$HARNESS/selftests.sh" &&
-	s390_selftests_ok=1
-if [ -d "$uu" ] && step s390x/user-build "${umake[@]}" s390x; then
-	"${umake[@]}" run_unit_s390x > "$logs/s390x-user-unit.log" 2>&1
-	rc=$?
-	"$HARNESS/tap.py" "s390x/user/unit" < "$logs/s390x-user-unit.log" |
-	while IFS=$'\t' read -r v name detail; do
-		record "$v" "$name" "$detail"
-	done
-	[ $rc -eq 0 ] || record FAIL "s390x/user/unit" "exit $rc, $logs/s390x-user-unit.log"
-	step s390x/user-oracle "${umake[@]}" run_oracle_s390x &&
-		grep '^oracle:' "$logs/s390x/user-oracle.log" | sed 's/^/    /'
-fi
-if [ $s390_selftests_ok = 1 ]; then
-	start=$(date +%s)
-	"${s390[@]}" VM_CONSOLE_DIR="$consoles/s390x" "$HARNESS/vm.sh" -t 1500 \
-		"$CACHE/build/selftests-s390x$KSUF/install/run_kselftest.sh" \
-		> "$logs/s390x-guest.log" 2>&1
-	rc=$?
-	"$HARNESS/tap.py" s390x/guest < "$logs/s390x-guest.log" |
-	while IFS=$'\t' read -r v name detail; do
-		record "$v" "$name" "$detail"
-	done
-	[ $rc -eq 0 ] || record FAIL s390x/guest/run_kselftest "exit $rc, $logs/s390x-guest.log"
-	log "s390x guest tests took $(($(date +%s) - start)) s"
-	step s390x/guest/console-scan "$HARNESS/splat-scan.py" "$consoles/s390x"/*.log
-else
-	record FAIL s390x/guest "not run: the s390x kernel or selftests did not build"
-fi
-log "s390x took $(($(date +%s) - s390_start)) s"
+# A cross-built architecture, $1 (its ARCH $2): the kernel, sparse and W=1
+# over the series' objects, the harness' guest self-test, the selftests in
+# its qemu-system guest, and the unwinder's C as that architecture's code
+# under qemu-user (tools/testing/unwind_user's $1, run_unit_$1 and
+# run_oracle_$1).  Every line is prefixed "$1/".
+cross_arch() {
+	local p=$1 env=(env ARCH=$2) t0 start kernel_ok=0 selftests_ok=0
 
-# arm64: the cross-built kernel and selftests in a qemu-system-aarch64 guest
-# (-cpu max: pointer authentication).  The table reader's arm64 rules are
-# tested in the x86-64 user-space build (run_unit); it does not run as
-# arm64 code under qemu-aarch64 yet.  Every line is prefixed "arm64/".
-arm64_start=$(date +%s)
-arm64=(env ARCH=arm64)
-arm64_kernel_ok=0
-step arm64/kernel "${arm64[@]}" "$HARNESS/kernel.sh" && arm64_kernel_ok=1
-[ $arm64_kernel_ok = 1 ] && step arm64/sparse-w1 "${arm64[@]}" "$HARNESS/style.sh" sparse
-[ $arm64_kernel_ok = 1 ] && step arm64/harness-selftest "$HARNESS/selftest.sh" arm64
-arm64_selftests_ok=0
-[ $arm64_kernel_ok = 1 ] && step arm64/selftests-build "${arm64[@]}" "$HARNESS/selftests.sh" &&
-	arm64_selftests_ok=1
-if [ $arm64_selftests_ok = 1 ]; then
-	start=$(date +%s)
-	"${arm64[@]}" VM_CONSOLE_DIR="$consoles/arm64" "$HARNESS/vm.sh" -t 1500 \
-		"$CACHE/build/selftests-arm64$KSUF/install/run_kselftest.sh" \
-		> "$logs/arm64-guest.log" 2>&1
-	rc=$?
-	"$HARNESS/tap.py" arm64/guest < "$logs/arm64-guest.log" |
-	while IFS=$'\t' read -r v name detail; do
-		record "$v" "$name" "$detail"
-	done
-	[ $rc -eq 0 ] || record FAIL arm64/guest/run_kselftest "exit $rc, $logs/arm64-guest.log"
-	log "arm64 guest tests took $(($(date +%s) - start)) s"
-	step arm64/guest/console-scan "$HARNESS/splat-scan.py" "$consoles/arm64"/*.log
-else
-	record FAIL arm64/guest "not run: the arm64 kernel or selftests did not build"
-fi
-log "arm64 took $(($(date +%s) - arm64_start)) s"
+	t0=$(date +%s)
+	step "$p/kernel" "${env[@]}" "$HARNESS/kernel.sh" && kernel_ok=1
+	[ $kernel_ok = 1 ] && step "$p/sparse-w1" "${env[@]}" "$HARNESS/style.sh" sparse
+	[ $kernel_ok = 1 ] && step "$p/harness-selftest" "$HARNESS/selftest.sh" "$p"
+	[ $kernel_ok = 1 ] && step "$p/selftests-build" "${env[@]}" "$HARNESS/selftests.sh" &&
+		selftests_ok=1
+	if [ -d "$uu" ] && step "$p/user-build" "${umake[@]}" "$p"; then
+		"${umake[@]}" "run_unit_$p" > "$logs/$p-user-unit.log" 2>&1
+		tap_results "$p/user/unit" "$logs/$p-user-unit.log" $?
+		step "$p/user-oracle" "${umake[@]}" "run_oracle_$p" &&
+			grep '^oracle:' "$logs/$p/user-oracle.log" | sed 's/^/    /'
+	fi
+	if [ $selftests_ok = 1 ]; then
+		start=$(date +%s)
+		"${env[@]}" VM_CONSOLE_DIR="$consoles/$p" "$HARNESS/vm.sh" -t 1500 \
+			"$CACHE/build/selftests-$p$KSUF/install/run_kselftest.sh" \
+			> "$logs/$p-guest.log" 2>&1
+		tap_results "$p/guest" "$logs/$p-guest.log" $? "$p/guest/run_kselftest"
+		log "$p guest tests took $(($(date +%s) - start)) s"
+		step "$p/guest/console-scan" "$HARNESS/splat-scan.py" "$consoles/$p"/*.log
+	else
+		record FAIL "$p/guest" "not run: the $p kernel or selftests did not build"
+	fi
+	log "$p took $(($(date +%s) - t0)) s"
+}
+
+# s390x: big-endian, as the unwinder's C reads it under qemu-s390x too.
+cross_arch s390x s390
+# arm64 (-cpu max: pointer authentication).
+cross_arch arm64 arm64
 
 pass=$(grep -c '^PASS' "$results")
 xfail=$(grep -c '^XFAIL' "$results")

@@ -2,7 +2,7 @@
 /*
  * The DWARF numbers of the stack pointer, frame pointer and return address
  * column that the kernel follows, from the architectures' own headers
- * (arch/x86 and arch/s390 asm/unwind_user_dwarf.h), for the tests of every
+ * (arch/x86, arch/s390 and arch/arm64 asm/unwind_user_dwarf.h), for the tests of every
  * architecture in one program: each header's names are copied into enum
  * constants of its own, then undefined for the next.
  */
@@ -38,11 +38,28 @@ enum {
 #undef UNWIND_USER_DWARF_CFA_OFF
 #undef UNWIND_USER_ELF_MACHINE
 
+#include "../../../arch/arm64/include/asm/unwind_user_dwarf.h"
+enum {
+	AARCH64_DWARF_SP	= UNWIND_USER_DWARF_SP,
+	AARCH64_DWARF_FP	= UNWIND_USER_DWARF_FP,
+	AARCH64_DWARF_RA	= UNWIND_USER_DWARF_RA,
+	AARCH64_NEGATE_RA_STATE	= UNWIND_USER_DWARF_NEGATE_RA_STATE,
+};
+
+#undef UNWIND_USER_DWARF_SP
+#undef UNWIND_USER_DWARF_FP
+#undef UNWIND_USER_DWARF_RA
+#undef UNWIND_USER_DWARF_NEGATE_RA_STATE
+#undef UNWIND_USER_ELF_MACHINE
+
 #define DWARF_REGS_X86_64	{ .sp = X86_64_DWARF_SP, .fp = X86_64_DWARF_FP, \
 				  .ra = X86_64_DWARF_RA }
 #define DWARF_REGS_I386		{ .sp = I386_DWARF_SP, .fp = I386_DWARF_FP, \
 				  .ra = I386_DWARF_RA }
 #define DWARF_REGS_S390X	{ .sp = S390X_DWARF_SP, .fp = S390X_DWARF_FP, \
 				  .ra = S390X_DWARF_RA, .cfa_off = S390X_DWARF_CFA_OFF }
+#define DWARF_REGS_AARCH64	{ .sp = AARCH64_DWARF_SP, .fp = AARCH64_DWARF_FP, \
+				  .ra = AARCH64_DWARF_RA, \
+				  .negate_ra_state = AARCH64_NEGATE_RA_STATE }
 
 #endif

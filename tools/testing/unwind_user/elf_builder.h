@@ -67,6 +67,8 @@
  */
 #ifdef UNWIND_TEST_S390
 #define EB_EM_HOST		EB_EM_S390
+#elif defined(UNWIND_TEST_ARM64)
+#define EB_EM_HOST		EB_EM_AARCH64
 #else
 #define EB_EM_HOST		EB_EM_X86_64
 #define EB_EM_HOST32		EB_EM_386

@@ -46,6 +46,8 @@ static const struct eh_frame_regs regs_x86_64 = DWARF_REGS_X86_64;
 static const struct eh_frame_regs regs_i386 = DWARF_REGS_I386;
 /* r15, r11, r14; the CFA is 160 bytes above the caller's r15. */
 static const struct eh_frame_regs regs_s390x = DWARF_REGS_S390X;
+/* sp, x29, x30; DW_CFA 0x2d is negate_ra_state. */
+static const struct eh_frame_regs regs_aarch64 = DWARF_REGS_AARCH64;
 
 struct segment {
 	unsigned long vaddr, filesz, memsz;
@@ -232,8 +234,10 @@ int main(int argc, char **argv)
 			regs = &regs_x86_64;
 		else if (eh->e_machine == EM_S390)
 			regs = &regs_s390x;
+		else if (eh->e_machine == EM_AARCH64)
+			regs = &regs_aarch64;
 		else
-			return fprintf(stderr, "not x86-64 or s390x in this byte order\n"), 2;
+			return fprintf(stderr, "not x86-64, s390x or arm64 in this byte order\n"), 2;
 		if (eh->e_type == ET_DYN)
 			bias = 0x7f0000000000UL;
 		for (i = 0; i < eh->e_phnum; i++) {

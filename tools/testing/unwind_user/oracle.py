@@ -5,7 +5,8 @@
 x86-64 and i386 files are checked with the host's oracle tool and readelf;
 s390x files (big-endian) with an s390x build of the tool, run under
 qemu-s390x, and s390x-linux-gnu-readelf, so that the kernel code reads the
-data in its own byte order, as it does on an s390x machine.
+data in its own byte order, as it does on an s390x machine; arm64 files
+with an arm64 build under qemu-aarch64 and aarch64-linux-gnu-readelf.
 
 For each ELF file, `readelf --debug-dump=frames-interp` gives the table of
 rules of every FDE; the oracle tool (oracle.c) answers lookups with the
@@ -47,8 +48,9 @@ REGS_X86_64 = ["rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp"] + \
     ["r%d" % i for i in range(8, 16)] + ["rip"]
 REGS_I386 = ["eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "eip"]
 REGS_S390X = ["r%d" % i for i in range(16)]
+REGS_AARCH64 = ["x%d" % i for i in range(31)] + ["sp"]
 
-EM_386, EM_S390, EM_X86_64 = 3, 22, 62
+EM_386, EM_S390, EM_X86_64, EM_AARCH64 = 3, 22, 62, 183
 
 # The readelf that names this file's registers: --readelf.
 READELF = ["readelf"]
@@ -89,8 +91,11 @@ class Arch:
             names = REGS_S390X
             self.sp, self.fp, self.ra = 15, 11, 14
             self.cfa_off = 160
+        elif machine == EM_AARCH64:
+            names = REGS_AARCH64
+            self.sp, self.fp, self.ra = 31, 29, 30
         else:
-            raise SystemExit("machine %d: not x86-64, i386 or s390x" % machine)
+            raise SystemExit("machine %d: not x86-64, i386, s390x or arm64" % machine)
         self.fp_name = names[self.fp]
         self.numbers = {n: i for i, n in enumerate(names)}
 

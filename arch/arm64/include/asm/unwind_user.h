@@ -121,4 +121,12 @@ static inline bool unwind_user_at_function_start(struct pt_regs *regs)
 #include <asm/unwind_user_dwarf.h>
 #endif
 
+#ifdef CONFIG_UNWIND_USER_EH_FRAME
+/* The vDSO's sigreturn trampoline: see arch/arm64/kernel/signal.c. */
+bool unwind_user_sigreturn_frame(unsigned long ip,
+				 struct unwind_user_frame *frame);
+
+#define unwind_user_sigreturn_frame unwind_user_sigreturn_frame
+#endif
+
 #endif /* _ASM_ARM64_UNWIND_USER_H */

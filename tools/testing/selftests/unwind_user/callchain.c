@@ -15,7 +15,8 @@
  *
  * On arm64 the program is also built with its return addresses signed
  * (-mbranch-protection=pac-ret, pac-ret+leaf, pac-ret+b-key), with and
- * without frame pointers, and uretprobes on a, b, c and d replace theirs.
+ * without frame pointers, and uretprobes on a, b, c and d replace theirs;
+ * a signal handler's samples go through the vDSO's sigreturn trampoline.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +43,8 @@ static const char *symbolize(const struct chain_capture *cap, const struct elf_s
 	const struct elf_sym *sym;
 	int64_t vaddr;
 
+	if (m && !strcmp(m->path, "[vdso]"))
+		return "[vdso]";
 	if (!m || strcmp(m->path, prog))
 		return NULL;
 	vaddr = elf_offset_to_vaddr(syms, ip - m->start + m->pgoff);
@@ -384,15 +387,9 @@ TEST_F(chain, uretprobes)
 		const struct elf_sym *fn = elf_syms_find(&self->syms, funcs[i]);
 
 		ASSERT_NE(NULL, fn);
-		ASSERT_EQ(0, chain_attr_uretprobe(&ret[i], self->prog,
-						  elf_vaddr_to_offset(&self->syms, fn->addr)))
+		ASSERT_EQ(0, chain_attr_uretprobe_count(&ret[i], self->prog,
+							elf_vaddr_to_offset(&self->syms, fn->addr)))
 			TH_LOG("no uprobe PMU with a retprobe format bit");
-		/* Just there, counting: it changes the stack, it takes no samples. */
-		ret[i].sample_period = 0;
-		ret[i].sample_type = 0;
-		ret[i].defer_callchain = 0;
-		ret[i].mmap = 0;
-		ret[i].mmap2 = 0;
 	}
 	chain_attr_cpu_clock(&attr, 1000000);
 	err = chain_run_extra(&self->cap, &attr, argv, false, ret, 4, counts);
@@ -461,6 +458,27 @@ FIXTURE_VARIANT_ADD(scenario, deep) {
 	.run = "deep", .args = { "500" },
 	.sampled = "deep", .nr_path = 112,
 };
+
+#ifdef __aarch64__
+static const char * const signal_path[] = {
+	"d", "on_signal", "[vdso]", "sig_self", "sig_b", "main",
+};
+
+/*
+ * A signal handler: through the vDSO's __kernel_rt_sigreturn, which has
+ * no CFI, into the interrupted function, sig_self, and on to main.
+ */
+FIXTURE_VARIANT_ADD(scenario, signal) {
+	.run = "workload-nofp", .args = { "signal", "500" },
+	.sampled = "workload-nofp", .path = signal_path, .nr_path = 6,
+};
+
+/* The same with every return address signed, the handler's too. */
+FIXTURE_VARIANT_ADD(scenario, signal_pac) {
+	.run = "workload-nofp-pac", .args = { "signal", "500" },
+	.sampled = "workload-nofp-pac", .path = signal_path, .nr_path = 6,
+};
+#endif
 
 FIXTURE_SETUP(scenario)
 {

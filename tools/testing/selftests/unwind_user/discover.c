@@ -507,7 +507,7 @@ static void check_vdso(struct __test_metadata *_metadata, const struct run *r,
 }
 
 /*
- * clock_gettime() of libc calls the vDSO's (on x86-64 and s390x), from
+ * clock_gettime() of libc calls the vDSO's (on x86-64, s390x and arm64), from
  * spin_vdso mostly, from run's CPU time checks too.
  */
 static const struct step vdso_path[] = {

@@ -836,16 +836,10 @@ TEST_F(uretprobe, cpu_clock)
 		const struct elf_sym *fn = elf_syms_find(&h->prog.syms, variant->funcs[i]);
 
 		ASSERT_NE(NULL, fn);
-		ASSERT_EQ(0, chain_attr_uretprobe(&ret[i], h->prog.path,
-						  elf_vaddr_to_offset(&h->prog.syms,
-								      fn->addr)))
+		ASSERT_EQ(0, chain_attr_uretprobe_count(&ret[i], h->prog.path,
+							elf_vaddr_to_offset(&h->prog.syms,
+									    fn->addr)))
 			TH_LOG("no uprobe PMU with a retprobe format bit");
-		/* Just there, counting: it changes the stack, it takes no samples. */
-		ret[i].sample_period = 0;
-		ret[i].sample_type = 0;
-		ret[i].defer_callchain = 0;
-		ret[i].mmap = 0;
-		ret[i].mmap2 = 0;
 	}
 	chain_attr_cpu_clock(&attr, 1000000);
 	profile(_metadata, &h->cap, &attr, argv, NULL, ret, variant->nr, counts);
@@ -907,13 +901,9 @@ TEST(uretprobe_longjmp)
 		const struct elf_sym *fn = elf_syms_find(&h.prog.syms, funcs[i]);
 
 		ASSERT_NE(NULL, fn);
-		ASSERT_EQ(0, chain_attr_uretprobe(&ret[i], h.prog.path,
-						  elf_vaddr_to_offset(&h.prog.syms, fn->addr)));
-		ret[i].sample_period = 0;
-		ret[i].sample_type = 0;
-		ret[i].defer_callchain = 0;
-		ret[i].mmap = 0;
-		ret[i].mmap2 = 0;
+		ASSERT_EQ(0, chain_attr_uretprobe_count(&ret[i], h.prog.path,
+							elf_vaddr_to_offset(&h.prog.syms,
+									    fn->addr)));
 	}
 	chain_attr_cpu_clock(&attr, 1000000);
 	profile(_metadata, &h.cap, &attr, argv, NULL, ret, 2, counts);

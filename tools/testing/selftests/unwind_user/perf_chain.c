@@ -77,6 +77,19 @@ int chain_attr_uretprobe(struct perf_event_attr *attr, const char *path, uint64_
 	return 0;
 }
 
+int chain_attr_uretprobe_count(struct perf_event_attr *attr, const char *path,
+			       uint64_t offset)
+{
+	if (chain_attr_uretprobe(attr, path, offset))
+		return -1;
+	attr->sample_period = 0;
+	attr->sample_type = 0;
+	attr->defer_callchain = 0;
+	attr->mmap = 0;
+	attr->mmap2 = 0;
+	return 0;
+}
+
 void chain_attr_cpu_clock(struct perf_event_attr *attr, uint64_t period_ns)
 {
 	memset(attr, 0, sizeof(*attr));

@@ -47,6 +47,12 @@ struct chain_capture {
 int chain_attr_uprobe(struct perf_event_attr *attr, const char *path, uint64_t offset);
 /* The same for a uretprobe there, the uprobe PMU's "retprobe" format bit set: 0, or -1. */
 int chain_attr_uretprobe(struct perf_event_attr *attr, const char *path, uint64_t offset);
+/*
+ * A uretprobe there that only counts (chain_run_extra()): it changes the
+ * stack the samples see, and takes no samples of its own.  0, or -1.
+ */
+int chain_attr_uretprobe_count(struct perf_event_attr *attr, const char *path,
+			       uint64_t offset);
 /* perf_event_attr for the cpu-clock software event, one sample per @period_ns. */
 void chain_attr_cpu_clock(struct perf_event_attr *attr, uint64_t period_ns);
 

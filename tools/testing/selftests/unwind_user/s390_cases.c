@@ -209,15 +209,9 @@ static void uretprobes(struct __test_metadata *_metadata, struct _test_data_s390
 		const struct elf_sym *fn = elf_syms_find(&self->syms, funcs[i]);
 
 		ASSERT_NE(NULL, fn);
-		ASSERT_EQ(0, chain_attr_uretprobe(&ret[i], self->prog,
-						  elf_vaddr_to_offset(&self->syms, fn->addr)))
+		ASSERT_EQ(0, chain_attr_uretprobe_count(&ret[i], self->prog,
+							elf_vaddr_to_offset(&self->syms, fn->addr)))
 			TH_LOG("no uprobe PMU with a retprobe format bit");
-		/* Just there, counting: it changes the stack, it takes no samples. */
-		ret[i].sample_period = 0;
-		ret[i].sample_type = 0;
-		ret[i].defer_callchain = 0;
-		ret[i].mmap = 0;
-		ret[i].mmap2 = 0;
 	}
 	chain_attr_cpu_clock(&attr, 1000000);
 	err = chain_run_extra(&self->cap, &attr, argv, false, ret, nr, counts);

@@ -10,11 +10,16 @@
  *   workload threads N MS	the same in N threads (thread_main -> a -> ...)
  *   workload fork MS		the same in a forked child (main -> a -> ...)
  *   workload exec PROG MS	exec PROG spin MS (the registry starts anew)
+ *   workload signal MS		(arm64) main -> sig_b -> sig_self, which sends
+ *				itself SIGUSR1; the handler, on_signal, calls
+ *				d, which spins MS ms
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -132,6 +137,57 @@ static int run_fork(unsigned long ms)
 	return WEXITSTATUS(status);
 }
 
+#ifdef __aarch64__
+static unsigned long signal_ms;
+
+WORKLOAD_FN void on_signal(int sig, siginfo_t *info, void *uc)
+{
+	(void)sig;
+	(void)info;
+	(void)uc;
+	d(signal_ms);
+	after_call();
+}
+
+/*
+ * tgkill(self, SIGUSR1) with a supervisor call of sig_self's own, so that
+ * the signal interrupts sig_self, which saved x30 for its calls before.
+ */
+WORKLOAD_FN void sig_self(void)
+{
+	register long x0 asm("x0") = getpid();
+	register long x1 asm("x1") = syscall(SYS_gettid);
+	register long x2 asm("x2") = SIGUSR1;
+	register long x8 asm("x8") = SYS_tgkill;
+
+	asm volatile("svc #0" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x8) : "memory");
+	after_call();
+	sink += x0;
+}
+
+WORKLOAD_FN void sig_b(void)
+{
+	sig_self();
+	after_call();
+	sink += 5;
+}
+
+static int run_signal(unsigned long ms)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
+	signal_ms = ms;
+	if (sigaction(SIGUSR1, &sa, NULL))
+		return 1;
+	sig_b();
+	after_call();
+	return 0;
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "calls")) {
@@ -151,6 +207,10 @@ int main(int argc, char **argv)
 		return run_threads(strtoul(argv[2], NULL, 0), strtoul(argv[3], NULL, 0));
 	if (argc == 3 && !strcmp(argv[1], "fork"))
 		return run_fork(strtoul(argv[2], NULL, 0));
+#ifdef __aarch64__
+	if (argc == 3 && !strcmp(argv[1], "signal"))
+		return run_signal(strtoul(argv[2], NULL, 0));
+#endif
 	if (argc == 4 && !strcmp(argv[1], "exec")) {
 		execl(argv[2], argv[2], "spin", argv[3], (char *)NULL);
 		perror("execl");
