@@ -226,6 +226,13 @@ MUTANTS = [
          new="\tif (1 || !vdso || ip != (unsigned long)VDSO_SYMBOL(vdso, sigtramp))",
          expect="chains from d incomplete",
          why="the vDSO's sigreturn trampoline left to its table, which has no FDE for it"),
+    dict(name="vdso-image-not-given", kind="guest", arch="arm64",
+         test="./discover -t attach_qsort",
+         file="arch/arm64/kernel/vdso.c",
+         old="\tif (!vma_is_special_mapping(vma, info->cm) ||",
+         new="\tif (1 || !vma_is_special_mapping(vma, info->cm) ||",
+         expect="Expected v.leaf",
+         why="the arm64 vDSO's table, kept in its image, never found: frame records alone"),
 ]
 
 
