@@ -237,7 +237,7 @@ int main(int argc, char **argv)
 		else if (eh->e_machine == EM_AARCH64)
 			regs = &regs_aarch64;
 		else
-			return fprintf(stderr, "not x86-64, s390x or arm64 in this byte order\n"), 2;
+			return fprintf(stderr, "not x86-64/s390x/arm64 in this byte order\n"), 2;
 		if (eh->e_type == ET_DYN)
 			bias = 0x7f0000000000UL;
 		for (i = 0; i < eh->e_phnum; i++) {
