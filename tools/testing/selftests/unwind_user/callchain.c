@@ -107,6 +107,9 @@ static unsigned int check_samples(struct __test_metadata *_metadata,
 	}
 	TH_LOG("%u samples, %u in %s, %u with the whole path of %u functions, %u deferred records",
 	       cap->nr_samples, in_top, expected[0], good, nr_expected, cap->nr_deferred);
+	/* Chains "never delivered" then say nothing of the unwinder. */
+	if (cap->lost)
+		TH_LOG("%llu records lost: the ring was too small", (unsigned long long)cap->lost);
 	EXPECT_GE(in_top, min);
 	EXPECT_EQ(in_top, good);
 	/* Say why in the TAP line, where an expected failure shows too. */
