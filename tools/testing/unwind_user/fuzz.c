@@ -40,6 +40,8 @@ static_assert(sizeof(struct fuzz_input) == 32, "fuzz_seeds.py writes 32 bytes");
 
 static const struct eh_frame_regs regs_x86_64 = DWARF_REGS_X86_64;
 static const struct eh_frame_regs regs_i386 = DWARF_REGS_I386;
+/* sp, x29, x30, and DW_CFA 0x2d as AArch64's negate_ra_state */
+static const struct eh_frame_regs regs_aarch64 = DWARF_REGS_AARCH64;
 
 /*
  * Bound on the copy_from_user() calls of one lookup.  A window refill
@@ -562,7 +564,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fz.in = &c.in;
 	fz.ptr_size = c.in.flags & FUZZ_F_ELF32 ? 4 : 8;
-	fz.regs = fz.ptr_size == 4 ? &regs_i386 : &regs_x86_64;
+	if (fz.ptr_size == 4)
+		fz.regs = &regs_i386;
+	else if (c.in.flags & FUZZ_F_ARM64)
+		fz.regs = &regs_aarch64;
+	else
+		fz.regs = &regs_x86_64;
 	fz.stack_len = size - sizeof(c.in) - c.sec_len;
 	fz.found = 0;
 	fz.steps = 0;

@@ -30,6 +30,7 @@
 #define FUZZ_F_ELF32		0x01	/* ptr_size 4 and the i386 registers */
 /* 0x02 is free: it asked an arch hook, now gone, to translate expressions. */
 #define FUZZ_F_HOLE		0x04	/* unmap [hole_off, +hole_len) */
+#define FUZZ_F_ARM64		0x08	/* 64-bit: the arm64 registers, 0x2d read */
 
 /* Unwind steps after the first frame, at most. */
 #define FUZZ_MAX_STEPS		16
