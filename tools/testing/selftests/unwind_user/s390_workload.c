@@ -83,8 +83,10 @@ WORKLOAD_FN void handler_spin_info(int sig, siginfo_t *info, void *uc)
 /* tgkill(self, SIGUSR1) with a supervisor call of sig_d's own. */
 WORKLOAD_FN void sig_d(unsigned long unused)
 {
-	register long r2 asm("2") = getpid();
-	register long r3 asm("3") = syscall(SYS_gettid);
+	/* Both calls first: a call may clobber r2 once it holds the pid. */
+	long pid = getpid(), tid = syscall(SYS_gettid);
+	register long r2 asm("2") = pid;
+	register long r3 asm("3") = tid;
 	register long r4 asm("4") = SIGUSR1;
 
 	asm volatile("svc %[nr]"

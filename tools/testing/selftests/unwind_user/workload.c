@@ -155,8 +155,10 @@ WORKLOAD_FN void on_signal(int sig, siginfo_t *info, void *uc)
  */
 WORKLOAD_FN void sig_self(void)
 {
-	register long x0 asm("x0") = getpid();
-	register long x1 asm("x1") = syscall(SYS_gettid);
+	/* Both calls first: a call may clobber x0 once it holds the pid. */
+	long pid = getpid(), tid = syscall(SYS_gettid);
+	register long x0 asm("x0") = pid;
+	register long x1 asm("x1") = tid;
 	register long x2 asm("x2") = SIGUSR1;
 	register long x8 asm("x8") = SYS_tgkill;
 
