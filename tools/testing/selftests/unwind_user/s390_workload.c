@@ -85,6 +85,7 @@ WORKLOAD_FN void sig_d(unsigned long unused)
 {
 	/* Both calls first: a call may clobber r2 once it holds the pid. */
 	long pid = getpid(), tid = syscall(SYS_gettid);
+
 	register long r2 asm("2") = pid;
 	register long r3 asm("3") = tid;
 	register long r4 asm("4") = SIGUSR1;

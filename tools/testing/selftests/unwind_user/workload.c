@@ -157,6 +157,7 @@ WORKLOAD_FN void sig_self(void)
 {
 	/* Both calls first: a call may clobber x0 once it holds the pid. */
 	long pid = getpid(), tid = syscall(SYS_gettid);
+
 	register long x0 asm("x0") = pid;
 	register long x1 asm("x1") = tid;
 	register long x2 asm("x2") = SIGUSR1;
