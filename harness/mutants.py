@@ -233,6 +233,20 @@ MUTANTS = [
          new="\tif (1 || !vma_is_special_mapping(vma, info->cm) ||",
          expect="Expected v.leaf",
          why="the arm64 vDSO's table, kept in its image, never found: frame records alone"),
+    dict(name="signal-regs-unread", kind="guest", arch="arm64",
+         test="./callchain -r scenario.signal_leaf.cpu_clock",
+         file="kernel/unwind/user.c",
+         old="\t\tif (state->interrupted && state->sigregs)",
+         new="\t\tif (0 && state->sigregs)",
+         expect="chains from d incomplete",
+         why="a leaf a signal interrupted cannot read x30 from the signal frame"),
+    dict(name="signal-regs-unread-s390", kind="guest", arch="s390x",
+         test="./s390_cases -t leafsig",
+         file="kernel/unwind/user.c",
+         old="\t\tif (state->interrupted && state->sigregs)",
+         new="\t\tif (0 && state->sigregs)",
+         expect="chains from leaf incomplete",
+         why="a leaf a signal interrupted cannot read r14 and its FPR from _sigregs"),
 ]
 
 

@@ -406,6 +406,142 @@ UNIT_TEST(test_walk_signal, "walk: a signal frame, its interrupted pc, an altern
 	  0);
 
 /*
+ * A signal that interrupted a leaf, one that keeps its return address in a
+ * register (arm64's x30, s390's r14; here register 10 of the section's
+ * numbering): the arch's trampoline at FN_TRAMP, whose frame (at the
+ * handler's CFA) holds the interrupted sp, pc and fp at +16, +24 and +32
+ * and the registers from +64.  FN_LEAF is not in the section: find_leaf()
+ * gives its rules.
+ */
+#define FN_LEAF		(F0 + 0x800)
+#define FN_TRAMP	(F0 + 0x880)
+#define SIGREGS_OFF	64
+
+static int find_leaf(unsigned long pc, unsigned int *budget,
+		     struct unwind_user_frame *frame)
+{
+	if (pc < FN_LEAF || pc >= FN_LEAF + 0x40)
+		return find_in_sec(pc, budget, frame);
+	*frame = (struct unwind_user_frame) {
+		.cfa = { .type = UNWIND_USER_RULE_REG_OFF,
+			 .reg = UNWIND_USER_REG_SP, .off = 8 },
+		.ra  = { .type = UNWIND_USER_RULE_REG_OFF,
+			 .reg = UNWIND_USER_REG_OTHER, .regno = 10 },
+		.fp  = { .type = UNWIND_USER_RULE_RETAIN },
+	};
+	return 0;
+}
+
+static unsigned int walk_leaf(const struct walk_state *start,
+			      unsigned long *got, unsigned int max)
+{
+	memset(got, 0, max * sizeof(*got));
+	return walk_unwind(start, find_leaf, got, max);
+}
+
+static void test_walk_signal_leaf(void)
+{
+	const unsigned long frame = ALT + 0x108, int_sp = STK + 0x100;
+	struct walk_sigtramp tramp = {
+		.ip = FN_TRAMP,
+		.frame = {
+			.cfa = { .type = UNWIND_USER_RULE_REG_OFF_DEREF,
+				 .reg = UNWIND_USER_REG_SP, .off = 16 },
+			.ra  = { .type = UNWIND_USER_RULE_REG_OFF_DEREF,
+				 .reg = UNWIND_USER_REG_SP, .off = 24 },
+			.fp  = { .type = UNWIND_USER_RULE_REG_OFF_DEREF,
+				 .reg = UNWIND_USER_REG_SP, .off = 32 },
+			.signal = true,
+		},
+		.sigregs_off = SIGREGS_OFF,
+		.nr_sigregs = 16,
+	};
+	const struct walk_state start = {
+		.ip = FN_HANDLER + 0x10, .sp = ALT + 0x100, .fp = 0, .ws = 8,
+		.topmost = true, .sigtramp = &tramp,
+	};
+	const unsigned long whole[] = {
+		FN_HANDLER + 0x10, FN_TRAMP, FN_LEAF + 4, FN_CALLER + 0x11,
+		FN_START + 0x9,
+	};
+	struct walk_state st = start;
+	unsigned long got[16];
+	unsigned int nr, i;
+	int ret;
+
+	build_walk_sec(true);
+	EXPECT_INIT(0);
+	clear_stacks();
+	map_stacks(sizeof(alt));
+	put_word(ALT + 0x100, FN_TRAMP);		/* the handler's RA */
+	put_word(frame + 16, int_sp);
+	put_word(frame + 24, FN_LEAF + 4);
+	put_word(frame + 32, 0x1234);
+	put_word(frame + SIGREGS_OFF + 10 * 8, FN_CALLER + 0x11);
+	/* FN_CALLER + 0x11: CFA = sp + 16, its RA at CFA - 8 */
+	put_word(int_sp + 16, FN_START + 0x9);
+
+	/* Register 10 of the leaf, from the signal frame. */
+	nr = walk_leaf(&start, got, ARRAY_SIZE(got));
+	for (i = 0; i < nr && i < ARRAY_SIZE(whole) && got[i] == whole[i]; i++)
+		;
+	CHECK(nr == ARRAY_SIZE(whole) && i == nr,
+	      "%u frames (%u right), want %zu", nr, i, ARRAY_SIZE(whole));
+
+	/* Step by step: the register area serves the interrupted frame. */
+	CHECK(!walk_step(&st, find_leaf) && st.ip == FN_TRAMP && !st.sigregs,
+	      "handler: ip %#lx sigregs %#lx", st.ip, st.sigregs);
+	ret = walk_step(&st, find_leaf);
+	CHECK(!ret && st.ip == FN_LEAF + 4 && st.sp == int_sp &&
+	      st.fp == 0x1234 && st.interrupted &&
+	      st.sigregs == frame + SIGREGS_OFF,
+	      "signal frame: %s, ip %#lx sp %#lx sigregs %#lx",
+	      err_name(ret), st.ip, st.sp, st.sigregs);
+	ret = walk_step(&st, find_leaf);
+	CHECK(!ret && st.ip == FN_CALLER + 0x11 && st.sp == int_sp + 8 &&
+	      !st.interrupted && !st.sigregs,
+	      "leaf: %s, ip %#lx sp %#lx", err_name(ret), st.ip, st.sp);
+
+	/* An arch that saves no registers: the walk ends at the leaf. */
+	tramp.sigregs_off = 0;
+	nr = walk_leaf(&start, got, ARRAY_SIZE(got));
+	CHECK(nr == 3 && got[2] == FN_LEAF + 4,
+	      "no sigregs: %u frames, last %#lx", nr, nr ? got[nr - 1] : 0);
+	tramp.sigregs_off = SIGREGS_OFF;
+
+	/* A register the arch does not save: the same. */
+	tramp.nr_sigregs = 10;
+	nr = walk_leaf(&start, got, ARRAY_SIZE(got));
+	CHECK(nr == 3, "register 10 not saved: %u frames", nr);
+	tramp.nr_sigregs = 16;
+
+	/* The register area cut off the stack: the same, no more. */
+	build_walk_sec(true);
+	EXPECT_INIT(0);
+	map_stacks(frame + SIGREGS_OFF + 10 * 8 - ALT);
+	nr = walk_leaf(&start, got, ARRAY_SIZE(got));
+	CHECK(nr == 3, "register area unmapped: %u frames", nr);
+	build_walk_sec(true);
+	EXPECT_INIT(0);
+	map_stacks(sizeof(alt));
+
+	/*
+	 * Only the interrupted frame has them: a leaf's rules in its
+	 * caller (interrupted at FN_CALLER + 0x11, returning to FN_LEAF)
+	 * cannot read register 10, and the walk ends there.
+	 */
+	put_word(frame + 24, FN_CALLER + 0x11);
+	put_word(int_sp + 8, FN_LEAF + 8);
+	nr = walk_leaf(&start, got, ARRAY_SIZE(got));
+	CHECK(nr == 4 && got[2] == FN_CALLER + 0x11 && got[3] == FN_LEAF + 8,
+	      "leaf below an interrupted caller: %u frames, last %#lx", nr,
+	      nr ? got[nr - 1] : 0);
+}
+
+UNIT_TEST(test_walk_signal_leaf, "walk: a leaf's return address in a register a signal saved",
+	  0);
+
+/*
  * A dispatcher that switched stacks (Wine's, from a Windows thread's stack
  * to its own) and saved its caller's sp and rbp in a frame its rbp points
  * into: its CFA is loaded from memory, and lies below the sp.  FN_B, a

@@ -26,6 +26,16 @@ static int walk_registry_find_frame(unsigned long pc, unsigned int ws,
 #define unwind_user_mm_has_tables	walk_mm_has_tables
 #define unwind_user_registry_find_frame	walk_registry_find_frame
 
+/* The arch's signal trampoline, the one of the walk_state, if any. */
+struct unwind_user_frame;
+static bool walk_sigreturn_frame(unsigned long ip,
+				 struct unwind_user_frame *frame,
+				 unsigned long *sigregs_off);
+static int walk_signal_reg(unsigned long sigregs, unsigned int regno,
+			   unsigned long *val);
+#define unwind_user_sigreturn_frame	walk_sigreturn_frame
+#define unwind_user_signal_reg		walk_signal_reg
+
 #include "../../../kernel/unwind/user.c"
 
 #include "walk.h"
@@ -62,6 +72,29 @@ int walk_get_reg(struct pt_regs *regs, unsigned int regno, unsigned long *val)
 	return walk_current->get_reg(regno, val);
 }
 
+static bool walk_sigreturn_frame(unsigned long ip,
+				 struct unwind_user_frame *frame,
+				 unsigned long *sigregs_off)
+{
+	const struct walk_sigtramp *t = walk_current->sigtramp;
+
+	if (!t || ip != t->ip)
+		return false;
+	*frame = t->frame;
+	*sigregs_off = t->sigregs_off;
+	return true;
+}
+
+static int walk_signal_reg(unsigned long sigregs, unsigned int regno,
+			   unsigned long *val)
+{
+	const struct walk_sigtramp *t = walk_current->sigtramp;
+
+	if (!t || regno >= t->nr_sigregs)
+		return -EINVAL;
+	return get_user(*val, (unsigned long __user *)(sigregs + regno * 8));
+}
+
 static void walk_to_kernel(const struct walk_state *st,
 			   struct unwind_user_state *state)
 {
@@ -72,6 +105,7 @@ static void walk_to_kernel(const struct walk_state *st,
 	state->ws = st->ws;
 	state->topmost = st->topmost;
 	state->interrupted = st->interrupted;
+	state->sigregs = st->sigregs;
 	state->done = st->done;
 }
 
@@ -83,6 +117,7 @@ static void walk_from_kernel(struct walk_state *st,
 	st->fp = state->fp;
 	st->topmost = state->topmost;
 	st->interrupted = state->interrupted;
+	st->sigregs = state->sigregs;
 	st->done = state->done;
 }
 

@@ -10,6 +10,19 @@
 #include <linux/types.h>
 #include <linux/unwind_user_types.h>
 
+/*
+ * An architecture's own signal trampoline (unwind_user_sigreturn_frame()):
+ * its ip, the rules of its frame, and where the registers the signal saved
+ * lie from its stack pointer, words by DWARF number (unwind_user_signal_reg();
+ * sigregs_off 0: the architecture gives none).
+ */
+struct walk_sigtramp {
+	unsigned long			ip;
+	struct unwind_user_frame	frame;
+	unsigned long			sigregs_off;
+	unsigned int			nr_sigregs;
+};
+
 struct walk_state {
 	unsigned long	ip;
 	unsigned long	sp;
@@ -18,6 +31,8 @@ struct walk_state {
 	bool		topmost;
 	/* ip is where a signal interrupted the frame, not a return address */
 	bool		interrupted;
+	/* where that signal saved the registers, if the arch said (sigtramp) */
+	unsigned long	sigregs;
 	bool		done;
 	/*
 	 * What unwind_user_get_reg() reads from pt_regs: registers other
@@ -25,6 +40,8 @@ struct walk_state {
 	 * is an arch without the hook.
 	 */
 	int		(*get_reg)(unsigned int regno, unsigned long *val);
+	/* NULL: the arch describes no trampoline, as x86's tables do */
+	const struct walk_sigtramp *sigtramp;
 };
 
 /*

@@ -124,9 +124,13 @@ static inline bool unwind_user_at_function_start(struct pt_regs *regs)
 #ifdef CONFIG_UNWIND_USER_EH_FRAME
 /* The vDSO's sigreturn trampoline: see arch/arm64/kernel/signal.c. */
 bool unwind_user_sigreturn_frame(unsigned long ip,
-				 struct unwind_user_frame *frame);
+				 struct unwind_user_frame *frame,
+				 unsigned long *sigregs_off);
+int unwind_user_signal_reg(unsigned long sigregs, unsigned int regno,
+			   unsigned long *val);
 
 #define unwind_user_sigreturn_frame unwind_user_sigreturn_frame
+#define unwind_user_signal_reg unwind_user_signal_reg
 #endif
 
 #endif /* _ASM_ARM64_UNWIND_USER_H */

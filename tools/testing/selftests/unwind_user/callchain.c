@@ -464,7 +464,7 @@ FIXTURE_VARIANT_ADD(scenario, deep) {
 
 #ifdef __aarch64__
 static const char * const signal_path[] = {
-	"d", "on_signal", "[vdso]", "sig_self", "sig_b", "main",
+	"d", "on_signal", "[vdso]", "sig_self", "sig_b", "run_signal", "main",
 };
 
 /*
@@ -473,13 +473,31 @@ static const char * const signal_path[] = {
  */
 FIXTURE_VARIANT_ADD(scenario, signal) {
 	.run = "workload-nofp", .args = { "signal", "500" },
-	.sampled = "workload-nofp", .path = signal_path, .nr_path = 6,
+	.sampled = "workload-nofp", .path = signal_path, .nr_path = 7,
 };
 
 /* The same with every return address signed, the handler's too. */
 FIXTURE_VARIANT_ADD(scenario, signal_pac) {
 	.run = "workload-nofp-pac", .args = { "signal", "500" },
-	.sampled = "workload-nofp-pac", .path = signal_path, .nr_path = 6,
+	.sampled = "workload-nofp-pac", .path = signal_path, .nr_path = 7,
+};
+
+static const char * const signal_leaf_path[] = {
+	"d", "on_signal", "[vdso]", "leaf_until", "leaf_b", "run_signal", "main",
+};
+
+/*
+ * A timer's signal in a leaf, whose return address is still in x30: the
+ * frame below the signal frame reads x30 from the signal's sigcontext.
+ */
+FIXTURE_VARIANT_ADD(scenario, signal_leaf) {
+	.run = "workload-nofp", .args = { "signal_leaf", "500" },
+	.sampled = "workload-nofp", .path = signal_leaf_path, .nr_path = 7,
+};
+
+FIXTURE_VARIANT_ADD(scenario, signal_leaf_pac) {
+	.run = "workload-nofp-pac", .args = { "signal_leaf", "500" },
+	.sampled = "workload-nofp-pac", .path = signal_leaf_path, .nr_path = 7,
 };
 #endif
 

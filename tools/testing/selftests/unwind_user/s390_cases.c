@@ -10,7 +10,10 @@
  *   - leaf_entry: a uprobe on the leaf's first instruction;
  *   - signal, oldsig: samples in a signal handler, through the vDSO's
  *     __kernel_rt_sigreturn or __kernel_sigreturn (whose CFI describes no
- *     signal frame) into the interrupted function, sig_d, and on to main.
+ *     signal frame) into the interrupted function, sig_d, and on to main;
+ *   - leafsig: the same where a timer's signal interrupted a leaf, whose
+ *     return address is in r14 and its callers' r11 in an FPR: the frame
+ *     below the signal frame reads both from the signal's _sigregs.
  *
  * Frames are named from the program's own symbol table and the mappings
  * perf reports ([vdso] for the trampoline), never with the unwinder's help.
@@ -186,6 +189,20 @@ TEST_F(s390, oldsig)
 	chain_attr_cpu_clock(&attr, 1000000);
 	run(_metadata, &self->cap, &attr, self->prog, "oldsig");
 	check_samples(_metadata, &self->cap, &self->syms, self->prog, path, 8, MIN_SAMPLES);
+}
+
+/* A leaf interrupted: its r14 and FPR from the rt signal frame. */
+TEST_F(s390, leafsig)
+{
+	static const char * const path[] = {
+		"leaf", "handler_spin", "handler_spin_info", "[vdso]",
+		"leaf_until", "c", "b", "a", "main",
+	};
+	struct perf_event_attr attr;
+
+	chain_attr_cpu_clock(&attr, 1000000);
+	run(_metadata, &self->cap, &attr, self->prog, "leafsig");
+	check_samples(_metadata, &self->cap, &self->syms, self->prog, path, 9, MIN_SAMPLES);
 }
 
 /*

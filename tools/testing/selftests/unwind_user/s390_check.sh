@@ -3,8 +3,8 @@
 #
 # Check with readelf that s390_workload has the CFI that s390_cases.c is
 # about; run by the Makefile, which deletes the program if this fails:
-#   - leaf keeps r11 in a floating-point register (DWARF 16-31) and never
-#     saves r14, whose rule stays "unchanged";
+#   - leaf and leaf_until keep r11 in a floating-point register (DWARF
+#     16-31) and never save r14, whose rule stays "unchanged";
 #   - c, b and a compute their CFA from r11 once their frame is set up.
 #
 #   s390_check.sh READELF NM PROG
@@ -29,13 +29,15 @@ fde_insns() {
 		/^$/ { inside = 0 }'
 }
 
-insns=$(fde_insns leaf)
-[ -n "$insns" ] || fail "no FDE for leaf"
-echo "$insns" | grep -Eq 'DW_CFA_register: r11 in r(1[6-9]|2[0-9]|3[01]) \(f[0-9]+\)' ||
-	fail "leaf does not keep r11 in a floating-point register:
+for fn in leaf leaf_until; do
+	insns=$(fde_insns $fn)
+	[ -n "$insns" ] || fail "no FDE for $fn"
+	echo "$insns" | grep -Eq 'DW_CFA_register: r11 in r(1[6-9]|2[0-9]|3[01]) \(f[0-9]+\)' ||
+		fail "$fn does not keep r11 in a floating-point register:
 $insns"
-echo "$insns" | grep -Eq 'r14' && fail "leaf has a rule for r14:
+	echo "$insns" | grep -Eq 'r14' && fail "$fn has a rule for r14:
 $insns"
+done
 for fn in a b c; do
 	fde_insns $fn | grep -q 'DW_CFA_def_cfa_register: r11' ||
 		fail "$fn does not compute its CFA from r11"

@@ -12,17 +12,21 @@
  *				spins MS ms (an rt signal frame, SA_SIGINFO)
  *   s390_workload oldsig MS	the same with a handler without SA_SIGINFO
  *				(a non-rt signal frame)
+ *   s390_workload leafsig MS	main -> a -> b -> c -> leaf_until, which
+ *				loops like leaf until a timer's SIGALRM has
+ *				interrupted it and handler_spin_info has run
  *
  * Built with -fno-omit-frame-pointer: a, b and c compute their CFA from
  * r11, so a chain through them is complete only if the unwinder read the
- * r11 that leaf saved in a floating-point register.  The Makefile checks
- * with readelf that leaf's CFI says so (s390_check.sh).
+ * r11 that leaf (or leaf_until) saved in a floating-point register.  The
+ * Makefile checks with readelf that their CFI says so (s390_check.sh).
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,6 +66,29 @@ WORKLOAD_FN long leaf(long n)
 	return a + b + c + d + e + f;
 }
 
+static volatile sig_atomic_t handled;
+
+/*
+ * leaf's loop until a signal handler has run: the signal lands in it while
+ * r14 holds its return address and an FPR the r11 of its callers.
+ */
+WORKLOAD_FN long leaf_until(long n)
+{
+	long a = sink, b = a + 6, c = a + 7, d = a + 8, e = a + 9, f = a + 10;
+
+	do {
+		for (long x = 0; x < n; x++) {
+			a += b * c;
+			b += c ^ d;
+			c += d * e;
+			d += e | f;
+			e += f * a;
+			f += a ^ b;
+		}
+	} while (!handled);
+	return a + b + c + d + e + f;
+}
+
 static unsigned long handler_ms;
 
 WORKLOAD_FN void handler_spin(int sig)
@@ -72,6 +99,7 @@ WORKLOAD_FN void handler_spin(int sig)
 		sink += leaf(100000) + sig;
 	} while (cpu_ms() < end);
 	after_call();
+	handled = 1;
 }
 
 WORKLOAD_FN void handler_spin_info(int sig, siginfo_t *info, void *uc)
@@ -100,7 +128,13 @@ WORKLOAD_FN void sig_d(unsigned long unused)
 
 WORKLOAD_FN void c(int mode, unsigned long ms)
 {
-	if (mode) {
+	/* A SIGALRM 10 ms into leaf_until's loop. */
+	struct itimerval it = { .it_value = { .tv_usec = 10000 } };
+
+	if (mode == 2) {
+		if (!setitimer(ITIMER_REAL, &it, NULL))
+			sink += leaf_until(1000);
+	} else if (mode) {
 		sig_d(ms);
 	} else {
 		double end = cpu_ms() + ms;
@@ -147,12 +181,16 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "oldsig")) {
 		mode = 1;
 		sa.sa_handler = handler_spin;
+	} else if (!strcmp(argv[1], "leafsig")) {
+		mode = 2;
+		sa.sa_sigaction = handler_spin_info;
+		sa.sa_flags = SA_SIGINFO;
 	} else {
 		goto usage;
 	}
 	if (mode) {
 		handler_ms = ms;
-		if (sigaction(SIGUSR1, &sa, NULL)) {
+		if (sigaction(mode == 2 ? SIGALRM : SIGUSR1, &sa, NULL)) {
 			perror("sigaction");
 			return 1;
 		}
@@ -161,6 +199,6 @@ int main(int argc, char **argv)
 	after_call();
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s leaf|signal|oldsig MS\n", argv[0]);
+	fprintf(stderr, "usage: %s leaf|signal|oldsig|leafsig MS\n", argv[0]);
 	return 2;
 }

@@ -10,9 +10,13 @@
  *   workload threads N MS	the same in N threads (thread_main -> a -> ...)
  *   workload fork MS		the same in a forked child (main -> a -> ...)
  *   workload exec PROG MS	exec PROG spin MS (the registry starts anew)
- *   workload signal MS		(arm64) main -> sig_b -> sig_self, which sends
- *				itself SIGUSR1; the handler, on_signal, calls
- *				d, which spins MS ms
+ *   workload signal MS		(arm64) main -> run_signal -> sig_b ->
+ *				sig_self, which sends itself SIGUSR1; the
+ *				handler, on_signal, calls d, which spins MS ms
+ *   workload signal_leaf MS	(arm64) main -> run_signal -> leaf_b ->
+ *				leaf_until, a leaf that loops until a timer's
+ *				SIGALRM has interrupted it and on_signal has
+ *				run
  */
 #include <pthread.h>
 #include <signal.h>
@@ -20,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -139,6 +144,7 @@ static int run_fork(unsigned long ms)
 
 #ifdef __aarch64__
 static unsigned long signal_ms;
+static volatile sig_atomic_t handled;
 
 WORKLOAD_FN void on_signal(int sig, siginfo_t *info, void *uc)
 {
@@ -147,6 +153,7 @@ WORKLOAD_FN void on_signal(int sig, siginfo_t *info, void *uc)
 	(void)uc;
 	d(signal_ms);
 	after_call();
+	handled = 1;
 }
 
 /*
@@ -175,7 +182,28 @@ WORKLOAD_FN void sig_b(void)
 	sink += 5;
 }
 
-static int run_signal(unsigned long ms)
+/*
+ * A leaf: the signal lands in it while x30 holds its return address, which
+ * it never saves.
+ */
+WORKLOAD_FN void leaf_until(void)
+{
+	while (!handled)
+		sink++;
+}
+
+/* A SIGALRM 10 ms into leaf_until's loop. */
+WORKLOAD_FN void leaf_b(void)
+{
+	struct itimerval it = { .it_value = { .tv_usec = 10000 } };
+
+	if (!setitimer(ITIMER_REAL, &it, NULL))
+		leaf_until();
+	after_call();
+	sink += 6;
+}
+
+WORKLOAD_FN int run_signal(unsigned long ms, int leaf)
 {
 	struct sigaction sa;
 
@@ -183,9 +211,12 @@ static int run_signal(unsigned long ms)
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO;
 	signal_ms = ms;
-	if (sigaction(SIGUSR1, &sa, NULL))
+	if (sigaction(leaf ? SIGALRM : SIGUSR1, &sa, NULL))
 		return 1;
-	sig_b();
+	if (leaf)
+		leaf_b();
+	else
+		sig_b();
 	after_call();
 	return 0;
 }
@@ -211,8 +242,15 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "fork"))
 		return run_fork(strtoul(argv[2], NULL, 0));
 #ifdef __aarch64__
-	if (argc == 3 && !strcmp(argv[1], "signal"))
-		return run_signal(strtoul(argv[2], NULL, 0));
+	/* Not tail calls: main stays on the stack. */
+	if (argc == 3 && (!strcmp(argv[1], "signal") ||
+			  !strcmp(argv[1], "signal_leaf"))) {
+		int ret = run_signal(strtoul(argv[2], NULL, 0),
+				     !strcmp(argv[1], "signal_leaf"));
+
+		after_call();
+		return ret;
+	}
 #endif
 	if (argc == 4 && !strcmp(argv[1], "exec")) {
 		execl(argv[2], argv[2], "spin", argv[3], (char *)NULL);
