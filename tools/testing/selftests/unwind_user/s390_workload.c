@@ -46,35 +46,18 @@ static double cpu_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/*
- * Six accumulators that the loop keeps in registers: GCC saves the
- * call-saved registers it needs, r11 among them, in floating-point
- * registers rather than on the stack, and leaves r14 alone.
- */
-WORKLOAD_FN long leaf(long n)
-{
-	long a = sink, b = a + 1, c = a + 2, d = a + 3, e = a + 4, f = a + 5;
-
-	for (long x = 0; x < n; x++) {
-		a += b * c;
-		b += c ^ d;
-		c += d * e;
-		d += e | f;
-		e += f * a;
-		f += a ^ b;
-	}
-	return a + b + c + d + e + f;
-}
-
 static volatile sig_atomic_t handled;
 
 /*
- * leaf's loop until a signal handler has run: the signal lands in it while
- * r14 holds its return address and an FPR the r11 of its callers.
+ * Six accumulators that the loop keeps in registers: GCC saves the
+ * call-saved registers it needs, r11 among them, in floating-point
+ * registers rather than on the stack, and leaves r14 alone.  n rounds,
+ * again and again until *stop if there is one.
  */
-WORKLOAD_FN long leaf_until(long n)
+static inline __attribute__((always_inline))
+long accumulate(long a, long n, const volatile sig_atomic_t *stop)
 {
-	long a = sink, b = a + 6, c = a + 7, d = a + 8, e = a + 9, f = a + 10;
+	long b = a + 1, c = a + 2, d = a + 3, e = a + 4, f = a + 5;
 
 	do {
 		for (long x = 0; x < n; x++) {
@@ -85,8 +68,22 @@ WORKLOAD_FN long leaf_until(long n)
 			e += f * a;
 			f += a ^ b;
 		}
-	} while (!handled);
+	} while (stop && !*stop);
 	return a + b + c + d + e + f;
+}
+
+WORKLOAD_FN long leaf(long n)
+{
+	return accumulate(sink, n, NULL);
+}
+
+/*
+ * leaf's loop until a signal handler has run: the signal lands in it while
+ * r14 holds its return address and an FPR the r11 of its callers.
+ */
+WORKLOAD_FN long leaf_until(long n)
+{
+	return accumulate(sink + 5, n, &handled);
 }
 
 static unsigned long handler_ms;
