@@ -5,7 +5,7 @@
 # and allocation-failure injection, on a kernel with KASAN, UBSAN, KFENCE,
 # lockdep (PROVE_LOCKING, PROVE_RCU), DEBUG_ATOMIC_SLEEP, DEBUG_VM(_MAPLE_TREE),
 # kmemleak and fault injection (harness/x86_64-debug.config,
-# s390x-debug.config), x86-64 then s390x.  Any splat on
+# s390x-debug.config, arm64-debug.config), x86-64, s390x, then arm64.  Any splat on
 # the guest's console, from the first line of the boot, fails the run, and
 # so do a leak, lockdep off or a taint flag at the end; a boot of its own
 # shows that kmemleak finds leaks.  Ends with "N passed, N failed".
@@ -47,20 +47,19 @@ step scan-selftest "$HARNESS/selftest.sh" scan
 
 # One architecture: its debug kernel, its make check kernel (whose headers
 # the selftests build against), the selftests, then two boots of the debug
-# kernel.  Names of s390x's results begin "s390x/".
-debug_arch() {	# x86_64|s390x
+# kernel.  Names of s390x's and arm64's results begin "s390x/", "arm64/".
+debug_arch() {	# x86_64|s390x|arm64
 	local arch=$1 p= env=() ok=1 start rc ko install
-	if [ "$arch" = s390x ]; then
-		p=s390x/
-		env=(ARCH=s390)
-		install=$CACHE/build/selftests-s390x$KSUF/install
-	else
-		install=$CACHE/build/selftests$KSUF/install
-	fi
+	case $arch in
+	s390x)	p=s390x/ env=(ARCH=s390) ;;
+	arm64)	p=arm64/ env=(ARCH=arm64) ;;
+	esac
+	install=$CACHE/build/selftests${p:+-$arch}$KSUF/install
 	ko=$CACHE/build/$arch-debug$KSUF/samples/kmemleak/kmemleak-test.ko
 	# The kernel's sample oopses on s390x under KASAN in 7.2 (its store
-	# to a per-CPU variable of a module): a module that only leaks.
-	[ "$arch" = s390x ] && ko=$CACHE/build/$arch-debug$KSUF/kmemleak-leak/kmemleak_leak.ko
+	# to a per-CPU variable of a module): a module that only leaks, which
+	# arm64 takes too.
+	[ "$arch" != x86_64 ] && ko=$CACHE/build/$arch-debug$KSUF/kmemleak-leak/kmemleak_leak.ko
 	mkdir -p "$logs/${p:-.}"
 	step "${p}kernel-debug" env "${env[@]}" KVARIANT=debug "$HARNESS/kernel.sh" || ok=0
 	[ $ok = 1 ] && { step "${p}kernel" env "${env[@]}" "$HARNESS/kernel.sh" || ok=0; }
@@ -116,8 +115,8 @@ debug_arch() {	# x86_64|s390x
 
 # KASAN reports every bug it finds, not the first one only.
 export VM_APPEND=kasan_multi_shot
-# DEBUG_ARCHES picks (default: both, x86-64 first).
-for arch in ${DEBUG_ARCHES:-x86_64 s390x}; do
+# DEBUG_ARCHES picks (default: all three, x86-64 first).
+for arch in ${DEBUG_ARCHES:-x86_64 s390x arm64}; do
 	[ $ok = 1 ] && debug_arch "$arch"
 done
 

@@ -1599,7 +1599,8 @@ static double wall_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-TEST_F(disc, rate_limited)
+/* Up to MAX_RUNS runs of several seconds each under a debug kernel. */
+TEST_F_TIMEOUT(disc, rate_limited, 300)
 {
 	char *argv[] = { self->prog, "many", MANY_MAPPINGS, MANY_MS, NULL };
 	char **argvs[] = { argv };

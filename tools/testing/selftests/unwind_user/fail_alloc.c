@@ -143,6 +143,12 @@ static void fi_state_teardown(struct fail_state *s)
 	free(s->before);
 }
 
+/*
+ * Each test makes a few hundred system calls that each may fail an
+ * allocation: more than the default 30 s under KASAN in an arm64 guest.
+ */
+#define FAIL_TIMEOUT	300
+
 FIXTURE(fail) {
 	struct fail_state s;
 };
@@ -209,7 +215,7 @@ static void must_be_back(struct __test_metadata *_metadata, const char *before,
 	free(t);
 }
 
-TEST_F(fail, register)
+TEST_F_TIMEOUT(fail, register, FAIL_TIMEOUT)
 {
 	struct fail_state *f = &self->s;
 
@@ -243,7 +249,7 @@ TEST_F(fail, register)
 }
 
 /* Unregistering, munmap() and mremap() never fail to remove the entry. */
-TEST_F(fail, remove)
+TEST_F_TIMEOUT(fail, remove, FAIL_TIMEOUT)
 {
 	struct fail_state *f = &self->s;
 	static const char * const hows[] = { "unregister", "munmap of half", "mremap" };
@@ -368,12 +374,12 @@ static void fork_case(struct __test_metadata *_metadata, struct fail_state *f)
 	must_be_back(_metadata, f->before, "fork", 0);
 }
 
-TEST_F(fail, fork)
+TEST_F_TIMEOUT(fail, fork, FAIL_TIMEOUT)
 {
 	fork_case(_metadata, &self->s);
 }
 
-TEST_F(fail_page, fork)
+TEST_F_TIMEOUT(fail_page, fork, FAIL_TIMEOUT)
 {
 	fork_case(_metadata, &self->s);
 }
